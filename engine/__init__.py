@@ -1,0 +1,25 @@
+"""Ada's Dream rules engine: plain, deterministic, serialisable data plus pure functions.
+
+    from engine import GameSetup, new_game
+    state = new_game(GameSetup(players=3, seed=7))
+    while not state.is_over:
+        decision = state.decision            # who decides, what, and the legal choices
+        state.apply(decision.choices[0].id)  # or any other legal choice id
+    state.final_scores()
+
+No Discord, SQL or Pillow here: this package can be tested, replayed and benchmarked alone.
+"""
+
+from engine.rules import new_game, replay
+from engine.state import Choice, Decision, GameSetup, GameState, IllegalChoice, PlayerState
+
+__all__ = [
+    "Choice",
+    "Decision",
+    "GameSetup",
+    "GameState",
+    "IllegalChoice",
+    "PlayerState",
+    "new_game",
+    "replay",
+]

@@ -1,0 +1,178 @@
+"""Final scoring in the scorepad's eleven categories, and the three tie-breaks."""
+
+from __future__ import annotations
+
+from engine import board as B
+from engine import content as C
+from engine.mill import LINE_DICE, line_value, program_met
+from engine.state import GameState
+
+CATEGORIES = [
+    "Objectives",
+    "Travel",
+    "Lectures",
+    "Meetings",
+    "Partners",
+    "Programs",
+    "Lines",
+    "Gears",
+    "Innovation",
+    "Assignment tokens",
+    "Leftovers",
+]
+
+
+def objectives(st: GameState, seat: int) -> int:
+    total = 0
+    for a, obj in enumerate(st.objectives):
+        for who, slot in st.objective_discs[a]:
+            if who == seat:
+                total += B.OBJECTIVE[obj][slot]
+    return total
+
+
+def travel(st: GameState, seat: int) -> int:
+    """University Prestige once per University, plus 2 per disc stacked on each of your discs."""
+    from engine.rules import university_prestige
+
+    total = 0
+    for city, stack in st.university_discs.items():
+        if seat in stack:
+            total += university_prestige(st, city)
+        for i, who in enumerate(stack):
+            if who == seat:
+                total += 2 * (len(stack) - 1 - i)
+    return total
+
+
+def lectures(st: GameState, seat: int) -> int:
+    """Each level row goes to the most discs in it; tied players each score half."""
+    total = 0
+    for level, prestige in C.LECTURE_MAJORITY.items():
+        counts: dict[int, int] = {}
+        for key, seats in st.lectures.items():
+            if int(key.split(":")[1]) == level:
+                for s in seats:
+                    counts[s] = counts.get(s, 0) + 1
+        if counts.get(seat):
+            best = max(counts.values())
+            if counts[seat] == best:
+                tied = sum(1 for c in counts.values() if c == best)
+                total += prestige if tied == 1 else prestige // 2
+    return total
+
+
+def science_tokens(st: GameState, seat: int) -> dict[str, int]:
+    """Science Scoring tokens held at the end: room awards plus tokens gained by effects.
+
+    A player holds at most one token per Science (actions-turn): the better one counts.
+    """
+    tokens = dict(st.players[seat].science_tokens)
+    for r, room in enumerate(st.rooms):
+        counts: dict[int, int] = {}
+        for space in room:
+            for s in space or []:
+                counts[s] = counts.get(s, 0) + 1
+        if seat not in counts:
+            continue
+        best = max(counts.values())
+        leaders = [s for s, c in counts.items() if c == best]
+        if len(leaders) == 1:
+            value = 2 if leaders[0] == seat else 1
+        else:
+            value = 1 if seat in leaders else 0
+        science = st.room_science[r]
+        if value:
+            tokens[science] = max(tokens.get(science, 0), value)
+    return tokens
+
+
+def meetings(st: GameState, seat: int) -> int:
+    supply = st.players[seat].supply()
+    return sum(
+        value * sum(1 for c in supply if B.PARTNER[c]["science"] == science)
+        for science, value in science_tokens(st, seat).items()
+    )
+
+
+def partners(st: GameState, seat: int) -> int:
+    return sum(B.PARTNER[c]["prestige"] for c in st.players[seat].supply())
+
+
+def programs(st: GameState, seat: int) -> int:
+    p = st.players[seat]
+    total = 0
+    for line, tile in enumerate(p.programs):
+        dice = [p.mill[i] for i in LINE_DICE[line]]
+        if tile and None not in dice and program_met(B.PROGRAM[tile]["criteria"], dice):  # type: ignore[arg-type]
+            total += B.PROGRAM[tile]["prestige"]
+    return total
+
+
+def lines(st: GameState, seat: int) -> int:
+    p = st.players[seat]
+    cap = C.STEAM_TRACK[p.steam]["cap"]
+    values = [line_value(p.mill, p.gears, line) for line in range(6)]
+    return sum(min(v, cap) for v in values if v is not None)
+
+
+def gears(st: GameState, seat: int) -> int:
+    return -2 * sum(1 for g in st.players[seat].gears if g is None)
+
+
+def innovation(st: GameState, seat: int) -> int:
+    return C.INNOVATION_PRESTIGE.get(st.players[seat].innovation, 0)
+
+
+def assignment_tokens(st: GameState, seat: int) -> int:
+    p = st.players[seat]
+    return sum(value * len(p.assignments[c]) for c, value in p.assignment_tokens.items())
+
+
+def leftovers(st: GameState, seat: int) -> int:
+    p = st.players[seat]
+    return p.books + (p.money + p.coal + p.brass) // 10
+
+
+_SCORERS = [
+    objectives,
+    travel,
+    lectures,
+    meetings,
+    partners,
+    programs,
+    lines,
+    gears,
+    innovation,
+    assignment_tokens,
+    leftovers,
+]
+
+
+def score(st: GameState, seat: int) -> dict[str, int]:
+    """The scorepad column of one player, with a 'Total'. Valid at any time (the score so far)."""
+    row = {name: fn(st, seat) for name, fn in zip(CATEGORIES, _SCORERS, strict=True)}
+    row["Total"] = sum(row.values())
+    return row
+
+
+def final_scores(st: GameState) -> list[dict[str, int]]:
+    return [score(st, seat) for seat in range(len(st.players))]
+
+
+def ranking(st: GameState) -> list[int]:
+    """Seats from winner down: Prestige, then gears built, then Mill dice total, then the seat
+    closest to the first player clockwise (seat 0 is the first player)."""
+    scores = final_scores(st)
+
+    def key(seat: int) -> tuple[int, int, int, int]:
+        p = st.players[seat]
+        built = sum(1 for g in p.gears if g)
+        dice = sum(int(d[1]) for d in p.mill if d)
+        return (-scores[seat]["Total"], -built, -dice, seat)
+
+    return sorted(range(len(st.players)), key=key)
+
+
+def winner(st: GameState) -> int:
+    return ranking(st)[0]

@@ -1,0 +1,257 @@
+"""The game state: plain data that serialises to JSON and back with nothing lost.
+
+Dice are two-character strings, colour letter then pips: "Y5" is a yellow five ("K" is grey).
+Disc locations on the main board are short strings too:
+    "uni:<city>"        a University (its discs are a stack, bottom first)
+    "room:<r>"          Meeting room r (0 = leftmost)
+    "lec:<i>:<level>"   Lecture space of Institution i at level 2..6
+    "obj:<a>"           the Objective of action area a (0 study, 1 travel, 2 meetings, 3 institutions)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+AREAS = ["study", "travel", "meetings", "institutions"]
+AREA_COLOUR = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
+COLOUR_AREA = {c: a for a, c in AREA_COLOUR.items()}
+COLOUR_NAMES = {"Y": "yellow", "B": "blue", "G": "green", "P": "purple", "K": "grey"}
+TRACK_NAMES = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institutions"}
+MILL_LINES = ["row0", "row1", "row2", "col0", "col1", "col2"]
+
+
+def die_name(die: str) -> str:
+    return f"{COLOUR_NAMES[die[0]]} {die[1]}"
+
+
+class IllegalChoice(ValueError):
+    """A choice id that is not among the current decision's legal choices."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must decide what now, and the legal choices in a stable order."""
+
+    player: int
+    kind: str
+    prompt: str
+    choices: list[Choice]
+    optional: bool = False  # a "skip" choice is among the choices
+
+
+@dataclass(slots=True)
+class GameSetup:
+    """Everything besides the choices that determines a game."""
+
+    players: int = 2
+    seed: int = 0
+    names: list[str] = field(default_factory=list)
+    shuffle_seats: bool = True  # seat order and first player drawn from the seed
+    random_setup: bool = True  # False: the standard setup printed on the board
+    max_rounds: int = 40  # designed safeguard so every game ends; real games take ~18 rounds
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 4:
+            raise ValueError("Ada's Dream is played by 2 to 4 players.")
+        if not self.names:
+            self.names = [f"Player {i + 1}" for i in range(self.players)]
+        if len(self.names) != self.players:
+            raise ValueError("Give exactly one name per player.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameSetup:
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+
+@dataclass(slots=True)
+class PlayerState:
+    name: str
+    colour: str
+    money: int = 0
+    coal: int = 0
+    brass: int = 0
+    books: int = 0
+    innovation: int = 0
+    steam: int = 0
+    store: list[str | None] = field(default_factory=list)  # index 0 is the highest slot
+    mill: list[str | None] = field(default_factory=lambda: [None] * 9)  # row * 3 + column
+    gears: list[str | None] = field(default_factory=lambda: [None] * 12)  # see engine.mill
+    discs: int = 12  # discs still on the player board
+    discs_boxed: int = 0  # discs removed from the game
+    gear_supply: list[str] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)  # top of deck is the end of the list
+    hand: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    assignments: dict[str, list[str]] = field(
+        default_factory=lambda: {"P": [], "B": [], "Y": [], "G": []}
+    )
+    programs: list[str | None] = field(default_factory=lambda: [None] * 6)  # per MILL_LINES
+    research: dict[str, int] = field(default_factory=lambda: {"P": 0, "B": 0, "Y": 0, "G": 0})
+    assignment_tokens: dict[str, int] = field(default_factory=dict)  # colour -> 2 or 1
+    science_tokens: dict[str, int] = field(default_factory=dict)  # science -> value (effects)
+    city: str = "london"
+    turns: int = 0
+
+    def supply(self) -> list[str]:
+        """The eight Partner cards: deck, hand and discard pile."""
+        return self.deck + self.hand + self.discard
+
+
+_LIST_FIELDS_OF_BOARD = (
+    "bag",
+    "workshop",
+    "workshop_bonus",
+    "program_deck",
+    "program_display",
+    "assignment_deck",
+    "assignment_display",
+    "partner_deck",
+    "partner_display",
+    "multiplier_deck",
+    "multiplier_display",
+)
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole game. `engine.rules` holds the functions that read and change it."""
+
+    setup: GameSetup
+    players: list[PlayerState]
+    rng: int
+    bag: list[str] = field(default_factory=list)  # die colours
+    workshop: list[list[str]] = field(default_factory=list)  # 6 spaces clockwise
+    workshop_bonus: list[str] = field(default_factory=list)  # bonus tile id per space
+    program_deck: list[str] = field(default_factory=list)
+    program_display: list[str | None] = field(default_factory=list)  # rightmost is last
+    assignment_deck: list[str] = field(default_factory=list)
+    assignment_display: list[str | None] = field(default_factory=list)
+    partner_deck: list[str] = field(default_factory=list)
+    partner_display: list[str | None] = field(default_factory=list)
+    multiplier_deck: list[str] = field(default_factory=list)
+    multiplier_display: list[str | None] = field(default_factory=list)
+    addition_supply: int = 0
+    universities: dict[str, str] = field(default_factory=dict)  # city -> University tile
+    university_discs: dict[str, list[int]] = field(default_factory=dict)  # bottom first
+    rooms: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    room_science: list[str] = field(default_factory=list)
+    lectures: dict[str, list[int]] = field(default_factory=dict)  # "i:level" -> seats
+    objectives: list[str] = field(default_factory=list)  # per area
+    objective_discs: list[list[list[Any]]] = field(default_factory=lambda: [[], [], [], []])
+    objective_first_round: list[int | None] = field(default_factory=lambda: [None] * 4)
+    breakthroughs: dict[str, str] = field(default_factory=dict)  # track colour -> token
+    assignment_token_stacks: dict[str, list[int]] = field(default_factory=dict)  # top last
+    current: int = 0
+    round: int = 1
+    end_triggered: bool = False
+    over: bool = False
+    stack: list[dict[str, Any]] = field(default_factory=list)  # pending steps, top last
+    ctx: dict[str, Any] = field(default_factory=dict)  # what this turn has done so far
+    history: list[str] = field(default_factory=list)
+    undo_floor: int = 0
+    log: list[str] = field(default_factory=list)
+
+    # -- serialisation -------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "setup":
+                value = value.to_dict()
+            elif f.name == "players":
+                value = [{pf.name: getattr(p, pf.name) for pf in fields(p)} for p in value]
+            d[f.name] = value
+        return json.loads(json.dumps(d))  # a deep, JSON-pure copy
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        d = json.loads(json.dumps(d))
+        kwargs = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        kwargs["setup"] = GameSetup.from_dict(d["setup"])
+        kwargs["players"] = [PlayerState(**p) for p in d["players"]]
+        return cls(**kwargs)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        return cls.from_dict(json.loads(text))
+
+    def copy(self) -> GameState:
+        return GameState.from_dict(self.to_dict())
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_json() == other.to_json()
+
+    # -- convenience -----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def me(self) -> PlayerState:
+        return self.players[self.current]
+
+    # -- the rules, as methods (python-chess style); the logic lives in engine.rules ----------
+    @property
+    def decision(self) -> Decision | None:
+        """Who must decide what now, with the legal choices; None once the game is over."""
+        from engine import rules
+
+        return rules.decision(self)
+
+    def legal_choices(self) -> list[Choice]:
+        from engine import rules
+
+        return [Choice(i, label) for i, label in rules.legal_choices(self)]
+
+    def apply(self, choice_id: str) -> None:
+        """Apply a legal choice in place; an illegal one raises IllegalChoice and changes nothing."""
+        from engine import rules
+
+        rules.apply(self, choice_id)
+
+    def can_undo(self) -> bool:
+        from engine import rules
+
+        return rules.can_undo(self)
+
+    def final_scores(self) -> list[dict[str, int]]:
+        from engine import scoring
+
+        return scoring.final_scores(self)
+
+    def winner(self) -> int:
+        from engine import scoring
+
+        return scoring.winner(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator). Hidden: other hands, every deck's order."""
+        from engine.view import redact
+
+        return redact(self, seat)
