@@ -39,6 +39,28 @@ Every item with an effect also has a short human ``"text"``.
 
 Objective conditions (``OBJECTIVE_CONDITION_KINDS``) and Program criteria (``PROGRAM_CRITERIA_KINDS``)
 are dicts with key "kind" plus the arguments listed in those tables.
+
+Collections (all items also carry "provisional" and, where rules fix something, "source")
+------------------------------------------------------------------------------------------
+WORKSHOP_BONUSES   id -> {text, effect}; STANDARD_WORKSHOP_ORDER lists ids clockwise from space 0
+STEAM_TRACK        [{cap, coal}] index = level; "coal" is paid to advance INTO that level
+RESEARCH_TRACK     {top, advanced: [level I, level II], breakthroughs: [levels with !]}; start 0
+PROGRAM_SPACES     [{line: row0..row2|col0..col2, text, effect}]
+MULTIPLIERS        [{id, cost: {brass, coal, money, innovation}}]
+CITIES             [{id, name, kind: small|university, region: None|southern|central|scottish,
+                     xy, reward: effect|None (tile universities), text, prestige (scottish only)}]
+ROUTES             [[city_a, city_b, road|rail|ferry]]; ROUTE_COST gives the £ per route
+UNIVERSITY_TILES   [{id, region: southern|central, prestige, reward, text}]
+MEETING_ROOMS      left to right [{money, innovation, draw (card slot below), capacity}]
+INSTITUTIONS       column order [{id, name, spaces: {2..6: {text, effect}}}]; ANALYTICAL_SOCIETY
+BREAKTHROUGHS      [{id, text, effect}]
+OBJECTIVES         [{id, area, side: A|B, high, low, text, condition}]
+PROGRAMS           [{id, text, prestige, criteria}]
+ASSIGNMENTS        [{id, name, colours: [] any | [c] | [c1, c2], discard: 0..2, text, effect}]
+PARTNERS           [{id, name, tier: S|1|2, deck: player colour (S only)|None, science|None,
+                     prestige, need: {kind: value, values}|{kind: minus1}|{kind: money}, text, effect}]
+STANDARD_SETUP     {universities: city -> tile, objectives: area -> id, breakthroughs: colour -> id,
+                    science_rooms: [science per room 0..3], workshop_order}
 """
 
 from __future__ import annotations
@@ -296,7 +318,7 @@ MULTIPLIERS: list[dict[str, Any]] = [
         "cost": {"brass": 1, "coal": 2, "innovation": 1},
         "provisional": True,
     },
-    {"id": "mult_money5", "cost": {"brass": 1, "money": 5}, "provisional": True},
+    {"id": "mult_money6", "cost": {"brass": 1, "money": 6}, "provisional": True},
     {"id": "mult_coal3", "cost": {"brass": 1, "coal": 3}, "provisional": True},
     {"id": "mult_brass2_coal2", "cost": {"brass": 2, "coal": 2}, "provisional": True},
     {
@@ -308,7 +330,7 @@ MULTIPLIERS: list[dict[str, Any]] = [
     {"id": "mult_brass3_coal", "cost": {"brass": 3, "coal": 1}, "provisional": True},
     {
         "id": "mult_money_innovation",
-        "cost": {"coal": 1, "money": 3, "innovation": 1},
+        "cost": {"coal": 1, "money": 4, "innovation": 1},
         "provisional": True,
     },
 ]

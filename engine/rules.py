@@ -97,7 +97,9 @@ def new_game(setup: GameSetup) -> GameState:
         st.room_science = list(std["science_rooms"])
         st.workshop_bonus = list(std["workshop_order"])
     st.university_discs = {c: [] for c in B.UNIVERSITY_CITIES}
-    st.assignment_token_stacks = {c: list(reversed(C.ASSIGNMENT_TOKEN_STACK)) for c in C.COLOURS_MAIN}
+    st.assignment_token_stacks = {
+        c: list(reversed(C.ASSIGNMENT_TOKEN_STACK)) for c in C.COLOURS_MAIN
+    }
     st.rooms = [[None] * room["capacity"] for room in C.MEETING_ROOMS]
 
     # Dice: 2 of each colour out with 2 players, 1 with 3.
@@ -475,7 +477,8 @@ def _area_possible(st: GameState, area: str) -> bool:
         return any(c != p.city and costs[c] <= p.money for c in costs)
     if area == "meetings":
         return any(
-            p.money >= C.MEETING_ROOMS[r]["money"] or p.innovation >= C.MEETING_ROOMS[r]["innovation"]
+            p.money >= C.MEETING_ROOMS[r]["money"]
+            or p.innovation >= C.MEETING_ROOMS[r]["innovation"]
             for r in _open_rooms(st)
         )
     levels = {lvl for _, lvl in _empty_lectures(st)}
@@ -517,7 +520,9 @@ def choices_turn(st: GameState, step: Step) -> Choices:
         if die[0] == "K":
             for area in AREAS:
                 if possible[area]:
-                    out.append((f"act:{i}:{area}", f"Actions: grey {die[1]} for {AREA_TITLE[area]}"))
+                    out.append(
+                        (f"act:{i}:{area}", f"Actions: grey {die[1]} for {AREA_TITLE[area]}")
+                    )
         elif possible[COLOUR_AREA[die[0]]]:
             area = COLOUR_AREA[die[0]]
             out.append((f"act:{i}", f"Actions: {die_name(die)} for {AREA_TITLE[area]}"))
@@ -593,9 +598,13 @@ def choices_ws_push(st: GameState, step: Step) -> Choices:
         if coal and 2 <= v <= moving + 1:
             out.append((f"push:{idx}:-", f"Spend 1 Coal: lower {name} to {v - 1} and push it out"))
         if coal and v <= moving and v <= 5:
-            out.append((f"push:{idx}:+", f"Push out {name} and spend 1 Coal to raise it to {v + 1}"))
+            out.append(
+                (f"push:{idx}:+", f"Push out {name} and spend 1 Coal to raise it to {v + 1}")
+            )
         if coal and v == moving + 1 and moving < 6:
-            out.append((f"push:{idx}:M", f"Spend 1 Coal: raise the moving die to {v}, push out {name}"))
+            out.append(
+                (f"push:{idx}:M", f"Spend 1 Coal: raise the moving die to {v}, push out {name}")
+            )
     return out
 
 
@@ -615,7 +624,15 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
     st.ctx["active"] = die
     bonus = st.workshop_bonus[to]
     _say(st, f"pushes out {die_name(die)} onto the {C.WORKSHOP_BONUSES[bonus]['text']} bonus.")
-    push(st, "ws_bonus", "ws_refill", "ws_adjust", "ws_collect", "partner_play", "assignment_research")
+    push(
+        st,
+        "ws_bonus",
+        "ws_refill",
+        "ws_adjust",
+        "ws_collect",
+        "partner_play",
+        "assignment_research",
+    )
 
 
 def resolve_ws_bonus(st: GameState, step: Step, choice: None) -> None:
@@ -689,7 +706,9 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
             or (need["kind"] == "money" and p.money >= v)
         )
         if ok:
-            out.append((f"play:{card}", f"Play {info['name']} ({_need_text(info)}): {info['text']}"))
+            out.append(
+                (f"play:{card}", f"Play {info['name']} ({_need_text(info)}): {info['text']}")
+            )
     return out
 
 
@@ -934,7 +953,8 @@ def resolve_activate(st: GameState, step: Step, choice: None) -> None:
 def choices_move_small(st: GameState, step: Step) -> Choices:
     cities = B.small_cities_within(st.me.city, step["max"])
     return [SKIP] + [
-        (f"go:{c}", f"Move free to {B.CITY[c]['name']}: {B.CITY[c].get('text', '')}") for c in cities
+        (f"go:{c}", f"Move free to {B.CITY[c]['name']}: {B.CITY[c].get('text', '')}")
+        for c in cities
     ]
 
 
@@ -975,7 +995,10 @@ def choices_meet_room(st: GameState, step: Step) -> Choices:
             out.append((f"room:{r}:money", f"Meeting room {r + 1}, pay £{room['money']}"))
         if p.innovation >= room["innovation"]:
             out.append(
-                (f"room:{r}:innovation", f"Meeting room {r + 1}, pay {room['innovation']} Innovation")
+                (
+                    f"room:{r}:innovation",
+                    f"Meeting room {r + 1}, pay {room['innovation']} Innovation",
+                )
             )
     return out
 
@@ -1051,7 +1074,9 @@ def choices_lecture(st: GameState, step: Step) -> Choices:
         if cost <= st.me.innovation:
             inst = C.INSTITUTIONS[i]
             text = inst["spaces"][lvl]["text"]
-            out.append((f"lec:{i}:{lvl}", f"{inst['name']} level {lvl} ({cost} Innovation): {text}"))
+            out.append(
+                (f"lec:{i}:{lvl}", f"{inst['name']} level {lvl} ({cost} Innovation): {text}")
+            )
     return out
 
 
@@ -1070,7 +1095,9 @@ def choices_lower_space(st: GameState, step: Step) -> Choices:
     for i, lvl in _empty_lectures(st):
         if lvl < step["below"] and step["inst"] in (None, i):
             inst = C.INSTITUTIONS[i]
-            out.append((f"low:{i}:{lvl}", f"{inst['name']} level {lvl}: {inst['spaces'][lvl]['text']}"))
+            out.append(
+                (f"low:{i}:{lvl}", f"{inst['name']} level {lvl}: {inst['spaces'][lvl]['text']}")
+            )
     return out
 
 
@@ -1106,7 +1133,9 @@ def _movable_discs(st: GameState, step: Step) -> list[str]:
 def choices_place_disc(st: GameState, step: Step) -> Choices | None:
     if st.me.discs > 0:
         return AUTO
-    out: Choices = [(f"mv:{loc}", f"Move your disc from {loc_name(loc)}") for loc in _movable_discs(st, step)]
+    out: Choices = [
+        (f"mv:{loc}", f"Move your disc from {loc_name(loc)}") for loc in _movable_discs(st, step)
+    ]
     if out and not step["to"].startswith("obj:"):
         out.insert(0, ("skip", "Place no disc"))
     return out
@@ -1230,7 +1259,9 @@ def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
     if not step.get("free"):
         p.coal -= C.STEAM_TRACK[p.steam + 1]["coal"]
     p.steam += 1
-    _say(st, f"advances Steam to level {p.steam} (lines capped at {C.STEAM_TRACK[p.steam]['cap']}).")
+    _say(
+        st, f"advances Steam to level {p.steam} (lines capped at {C.STEAM_TRACK[p.steam]['cap']})."
+    )
 
 
 def _stack_targets(st: GameState) -> list[str]:
@@ -1268,7 +1299,9 @@ def choices_pips(st: GameState, step: Step) -> Choices:
     for where, die in _own_dice(st.me):
         v = int(die[1])
         if v > 1:
-            out.append((f"pip:{where}:-", f"{die_name(die)} ({_where_name(where)}) down to {v - 1}"))
+            out.append(
+                (f"pip:{where}:-", f"{die_name(die)} ({_where_name(where)}) down to {v - 1}")
+            )
         if v < 6:
             out.append((f"pip:{where}:+", f"{die_name(die)} ({_where_name(where)}) up to {v + 1}"))
     return out
@@ -1289,7 +1322,9 @@ def resolve_pips(st: GameState, step: Step, choice: str) -> None:
 def choices_swap_die(st: GameState, step: Step) -> Choices:
     if not any(st.workshop):
         return []
-    return [(f"own:{w}", f"Swap your {die_name(d)} ({_where_name(w)})") for w, d in _own_dice(st.me)]
+    return [
+        (f"own:{w}", f"Swap your {die_name(d)} ({_where_name(w)})") for w, d in _own_dice(st.me)
+    ]
 
 
 def resolve_swap_die(st: GameState, step: Step, choice: str) -> None:
@@ -1422,7 +1457,9 @@ def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
         return
     st.me.innovation -= 2
     bonus = choice[5:]
-    _say(st, f"spends 2 Innovation at the top of the track for {C.WORKSHOP_BONUSES[bonus]['text']}.")
+    _say(
+        st, f"spends 2 Innovation at the top of the track for {C.WORKSHOP_BONUSES[bonus]['text']}."
+    )
     push_effect(st, C.WORKSHOP_BONUSES[bonus]["effect"])
 
 
@@ -1486,7 +1523,10 @@ def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
         stack = st.assignment_token_stacks[track]
         if stack:
             p.assignment_tokens[track] = stack.pop()
-            _say(st, f"reaches the top of {TRACK_NAMES[track]} and takes its Assignment Scoring token.")
+            _say(
+                st,
+                f"reaches the top of {TRACK_NAMES[track]} and takes its Assignment Scoring token.",
+            )
 
 
 def _picked_choices(step: Step, options: Choices) -> Choices:
@@ -1508,7 +1548,9 @@ def choices_workshop_bonus(st: GameState, step: Step) -> Choices:
 
 
 def resolve_workshop_bonus(st: GameState, step: Step, choice: str) -> None:
-    _repeat(st, step, choice, [{"op": "run_effect", "steps": C.WORKSHOP_BONUSES[choice[3:]]["effect"]}])
+    _repeat(
+        st, step, choice, [{"op": "run_effect", "steps": C.WORKSHOP_BONUSES[choice[3:]]["effect"]}]
+    )
 
 
 def choices_study_item(st: GameState, step: Step) -> Choices:
@@ -1636,7 +1678,15 @@ def choices_upgrade_subtraction(st: GameState, step: Step) -> Choices:
     if st.addition_supply <= 0:
         return []
     subs = [pos for pos, g in enumerate(st.me.gears) if g == "sub"]
-    return [SKIP] + [(f"up:{pos}", f"Turn the Subtraction Gear at {gear_space_name(pos)} into Addition") for pos in subs] if subs else []
+    return (
+        [SKIP]
+        + [
+            (f"up:{pos}", f"Turn the Subtraction Gear at {gear_space_name(pos)} into Addition")
+            for pos in subs
+        ]
+        if subs
+        else []
+    )
 
 
 def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
@@ -1656,7 +1706,10 @@ def resolve_meeting_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_university_disc(st: GameState, step: Step) -> Choices:
-    return [(f"uni:{c}", f"Place a disc on {B.CITY[c]['name']}") for c in _free_universities(st, st.current)]
+    return [
+        (f"uni:{c}", f"Place a disc on {B.CITY[c]['name']}")
+        for c in _free_universities(st, st.current)
+    ]
 
 
 def resolve_university_disc(st: GameState, step: Step, choice: str) -> None:
@@ -1664,7 +1717,10 @@ def resolve_university_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_lecture_disc(st: GameState, step: Step) -> Choices:
-    return [(f"lec:{i}:{lvl}", f"Place a disc on {loc_name(f'lec:{i}:{lvl}')}") for i, lvl in _empty_lectures(st)]
+    return [
+        (f"lec:{i}:{lvl}", f"Place a disc on {loc_name(f'lec:{i}:{lvl}')}")
+        for i, lvl in _empty_lectures(st)
+    ]
 
 
 def resolve_lecture_disc(st: GameState, step: Step, choice: str) -> None:
@@ -1691,7 +1747,9 @@ def resolve_move_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_move_disc_to(st: GameState, step: Step) -> Choices:
-    return [(f"to:{loc}", f"to {loc_name(loc)}") for loc in _available_spaces(st) if loc != step["from"]]
+    return [
+        (f"to:{loc}", f"to {loc_name(loc)}") for loc in _available_spaces(st) if loc != step["from"]
+    ]
 
 
 def resolve_move_disc_to(st: GameState, step: Step, choice: str) -> None:
@@ -1789,7 +1847,12 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
         v = int(die[1])
         for delta, sign in ((-1, "-"), (1, "+")):
             if 1 <= v + delta <= 6:
-                out.append((f"own:{where}:{sign}", f"Your {die_name(die)} ({_where_name(where)}) to {v + delta}"))
+                out.append(
+                    (
+                        f"own:{where}:{sign}",
+                        f"Your {die_name(die)} ({_where_name(where)}) to {v + delta}",
+                    )
+                )
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die in space[:idx]:
@@ -1797,7 +1860,12 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
             v = int(die[1])
             for delta, sign in ((-1, "-"), (1, "+")):
                 if 1 <= v + delta <= 6:
-                    out.append((f"ws:{s}:{idx}:{sign}", f"{die_name(die)} in Workshop space {s + 1} to {v + delta}"))
+                    out.append(
+                        (
+                            f"ws:{s}:{idx}:{sign}",
+                            f"{die_name(die)} in Workshop space {s + 1} to {v + delta}",
+                        )
+                    )
     return out
 
 
@@ -1900,10 +1968,14 @@ def _lecture_leader(st: GameState, inst: int) -> int | None:
 # ======================================================================================
 
 CHOICES: dict[str, Any] = {
-    name[len("choices_") :]: fn for name, fn in list(globals().items()) if name.startswith("choices_")
+    name[len("choices_") :]: fn
+    for name, fn in list(globals().items())
+    if name.startswith("choices_")
 }
 RESOLVE: dict[str, Any] = {
-    name[len("resolve_") :]: fn for name, fn in list(globals().items()) if name.startswith("resolve_")
+    name[len("resolve_") :]: fn
+    for name, fn in list(globals().items())
+    if name.startswith("resolve_")
 }
 
 PROMPTS: dict[str, Any] = {

@@ -1,0 +1,68 @@
+"""Engine speed: random 4-player games per second, cost per decision, and state (de)serialisation.
+
+Run: .venv/bin/python bench/bench_engine.py [--games 200]
+Prints figures; it is not a test. Measure on an otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from engine import GameSetup, GameState, new_game
+from engine.rules import apply, legal_choices
+
+
+def play_random(players: int, seed: int) -> tuple[GameState, int]:
+    rnd = random.Random(seed)
+    st = new_game(GameSetup(players=players, seed=seed))
+    decisions = 0
+    while not st.over:
+        options = legal_choices(st)
+        apply(st, options[rnd.randrange(len(options))][0])
+        decisions += 1
+    return st, decisions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    decisions = 0
+    for seed in range(args.games):
+        decisions += play_random(args.players, seed)[1]
+    elapsed = time.perf_counter() - start
+    print(f"{args.players}-player random games: {args.games / elapsed:.1f} games/s on one core")
+    print(f"decisions per game: {decisions / args.games:.0f}")
+    print(f"cost per decision (legal listing + apply): {elapsed / decisions * 1e6:.1f} us")
+
+    # A mid-game state: half-way through a game.
+    rnd = random.Random(1)
+    st = new_game(GameSetup(players=args.players, seed=1))
+    for _ in range(180):
+        options = legal_choices(st)
+        apply(st, options[rnd.randrange(len(options))][0])
+    text = st.to_json()
+    dumps = []
+    loads = []
+    for _ in range(50):
+        t0 = time.perf_counter()
+        text = st.to_json()
+        t1 = time.perf_counter()
+        GameState.from_json(text)
+        t2 = time.perf_counter()
+        dumps.append(t1 - t0)
+        loads.append(t2 - t1)
+    print(f"mid-game state JSON: {len(text):,} bytes")
+    print(
+        f"serialise: {statistics.median(dumps) * 1e3:.2f} ms, deserialise: {statistics.median(loads) * 1e3:.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

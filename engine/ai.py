@@ -1,0 +1,559 @@
+"""AI players for Ada's Dream: random, greedy and search policies behind one small interface.
+
+One interface serves three uses: an AI seat chosen at game creation (the seat stores a policy
+name, see `get_policy` and `POLICIES`), a stand-in that plays one turn for an absent human when the
+table votes or the game's owner asks (`play_turn`; never automatic), and self-play
+(`python -m engine selfplay`, `bench/balance_report.py`).
+
+    from engine.ai import get_policy, play_turn
+    policy = get_policy("greedy")
+    choice_id = policy.choose(state, random.Random(seed))  # a legal id; `state` is not changed
+    applied = play_turn(state, policy, random.Random(seed))  # the current player's whole turn
+
+Policies
+--------
+* ``random``: a uniform choice among the legal choices.
+* ``greedy``: one-turn lookahead. Each legal choice is applied to a copy of the state, the rest of
+  the turn is played by a cheap myopic default (each later decision of the turn picks the choice
+  whose immediate result evaluates best), and the position at the end of the turn is scored with
+  `evaluate`. The best choice wins (ties: the first in the engine's stable order).
+* ``search``: flat Monte Carlo over the greedy's best few choices (UCB1 to share the budget). Each
+  iteration samples the hidden information (see below), applies a candidate, finishes the turn as
+  the greedy does, lets the game run on for `horizon` further turns with the myopic policy, and
+  scores the result with `evaluate`. Budget: seconds (``budget_seconds``) or a fixed number of
+  iterations (``iterations``, reproducible whatever the machine's speed).
+
+Fair play
+---------
+The state holds the seed of every future die roll and the order of every deck. Policies never read
+that: before looking ahead they replace it with a sample drawn from their own `random.Random`
+(`determinize`): a fresh seed, own deck shuffled, the other players' unseen cards (hand and deck)
+dealt afresh, and the face-down decks shuffled within their tiers. An AI thus knows what a person
+at the table knows.
+
+Evaluation
+----------
+`evaluate(state, seat)` = `position_value(state, seat)` minus ``opponent_weight`` times the best
+opponent's `position_value`. `position_value` is the scorepad total so far (`engine.scoring.score`,
+valid mid-game: Gear penalties for unbuilt spaces, complete lines, Objectives, majorities...) plus
+the estimated Prestige of what is not scored yet, each term from `WEIGHTS`, scaled down as the
+game nears its end (``1 - progress**2`` with progress = the fullest Mill / 9; all zero once the
+game is over, where the value is exactly the final score):
+
+* resources: £, Coal, Brass, Books (beyond their Leftovers point) and Innovation, per unit;
+* dice in the Store (future actions) and Partner cards in hand;
+* Research: each step on a track, more for steps that reach an advanced level or Breakthrough;
+* Gears in the supply still to build, and open Gear spaces (discs taken off the player board);
+* incomplete Mill lines: the line's value with missing dice counted as 3.5 and missing Gears as
+  Addition, capped by the Steam level, times the share of the line already built;
+* Programs on incomplete lines: Prestige times the share of completions that meet the criteria.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import zlib
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any, Protocol, runtime_checkable
+
+from engine import board as B
+from engine import content as C
+from engine import rules, scoring
+from engine.mill import LINE_DICE, LINE_GEARS, evaluate as evaluate_line, gear_operator, program_met
+from engine.state import GameState, PlayerState
+
+# ======================================================================================
+# Fast copies and hidden-information sampling
+# ======================================================================================
+
+_GAME_FIELDS = [f.name for f in fields(GameState)]
+_PLAYER_FIELDS = [f.name for f in fields(PlayerState)]
+_SHARED = {"setup", "rng", "addition_supply", "current", "round", "end_triggered", "over"}
+_SHARED |= {"undo_floor"}
+_FLAT_LISTS = {
+    "bag",
+    "workshop_bonus",
+    "program_deck",
+    "program_display",
+    "assignment_deck",
+    "assignment_display",
+    "partner_deck",
+    "partner_display",
+    "multiplier_deck",
+    "multiplier_display",
+    "objectives",
+    "room_science",
+    "objective_first_round",
+    "history",
+}
+_DICT_OF_LISTS = {"university_discs", "lectures", "assignment_token_stacks"}
+_FLAT_DICTS = {"universities", "breakthroughs"}
+_PLAYER_SCALARS = {
+    "name",
+    "colour",
+    "money",
+    "coal",
+    "brass",
+    "books",
+    "innovation",
+    "steam",
+    "discs",
+    "discs_boxed",
+    "city",
+    "turns",
+}
+_PLAYER_FLAT_LISTS = {"store", "mill", "gears", "gear_supply", "deck", "hand", "discard"}
+_PLAYER_FLAT_LISTS |= {"programs"}
+_PLAYER_FLAT_DICTS = {"research", "assignment_tokens", "science_tokens"}
+
+
+def _deep(value: Any) -> Any:
+    """A deep copy of JSON-like data (lists, dicts, scalars)."""
+    kind = type(value)
+    if kind is list:
+        return [_deep(x) for x in value]
+    if kind is dict:
+        return {k: _deep(x) for k, x in value.items()}
+    return value
+
+
+def fast_copy(st: GameState, keep_log: bool = False) -> GameState:
+    """An independent copy of `st`, about ten times faster than `GameState.copy()`.
+
+    Fields the engine may add later are deep-copied generically. Without `keep_log` the copy's log
+    starts empty (lookahead copies never show their log): then only `log` differs from the original.
+    """
+    new = object.__new__(GameState)
+    put = object.__setattr__
+    for name in _GAME_FIELDS:
+        value = getattr(st, name)
+        if name in _SHARED:
+            pass
+        elif name in _FLAT_LISTS:
+            value = value[:]
+        elif name == "players":
+            value = [_copy_player(p) for p in value]
+        elif name == "workshop":
+            value = [space[:] for space in value]
+        elif name in _DICT_OF_LISTS:
+            value = {k: v[:] for k, v in value.items()}
+        elif name in _FLAT_DICTS:
+            value = dict(value)
+        elif name == "rooms":
+            value = [[space[:] if space else space for space in room] for room in value]
+        elif name == "objective_discs":
+            value = [[entry[:] for entry in area] for area in value]
+        elif name == "stack":
+            # Steps are replaced, never changed in place (rules.push copies them); their nested
+            # lists are content data shared by every step made from it.
+            value = [dict(step) for step in value]
+        elif name == "log":
+            value = value[:] if keep_log else []
+        else:
+            value = _deep(value)
+        put(new, name, value)
+    return new
+
+
+def _copy_player(p: PlayerState) -> PlayerState:
+    q = object.__new__(PlayerState)
+    put = object.__setattr__
+    for name in _PLAYER_FIELDS:
+        value = getattr(p, name)
+        if name in _PLAYER_SCALARS:
+            pass
+        elif name in _PLAYER_FLAT_LISTS:
+            value = value[:]
+        elif name in _PLAYER_FLAT_DICTS:
+            value = dict(value)
+        else:
+            value = _deep(value)
+        put(q, name, value)
+    return q
+
+
+def _shuffle_by_tier(deck: list[str], rng: random.Random) -> None:
+    """Shuffle the Partner deck in place keeping each tier in its positions (tier 2 lies under)."""
+    by_tier: dict[Any, list[int]] = {}
+    for i, card in enumerate(deck):
+        by_tier.setdefault(B.PARTNER[card]["tier"], []).append(i)
+    for positions in by_tier.values():
+        cards = [deck[i] for i in positions]
+        rng.shuffle(cards)
+        for i, card in zip(positions, cards, strict=True):
+            deck[i] = card
+
+
+def determinize(st: GameState, seat: int, rng: random.Random) -> None:
+    """Replace, in place, what `seat` cannot know by a random sample consistent with what it sees.
+
+    New seed for future rolls and draws; `seat`'s own deck shuffled; every other player's hand and
+    deck pooled and dealt afresh (hand sizes kept); the face-down decks shuffled (Partner deck
+    within its tiers).
+    """
+    st.rng = rng.getrandbits(64)
+    for i, p in enumerate(st.players):
+        if i == seat:
+            rng.shuffle(p.deck)
+        else:
+            pool = p.hand + p.deck
+            rng.shuffle(pool)
+            p.hand, p.deck = pool[: len(p.hand)], pool[len(p.hand) :]
+    for name in ("program_deck", "assignment_deck", "multiplier_deck"):
+        rng.shuffle(getattr(st, name))
+    _shuffle_by_tier(st.partner_deck, rng)
+
+
+# ======================================================================================
+# Evaluation
+# ======================================================================================
+
+WEIGHTS: dict[str, float] = {
+    "money": 0.3,  # per £
+    "coal": 0.45,
+    "brass": 0.6,
+    "books": 0.5,  # on top of the Leftovers point a Book already scores
+    "innovation": 0.45,
+    "store_die": 1.6,  # per die in the Store (a future Actions turn)
+    "hand_card": 0.5,
+    "research_step": 0.6,  # per step on a Research track
+    "research_milestone": 1.0,  # extra for a step at an advanced level or a Breakthrough
+    "gear_in_supply": 1.4,  # a Gear ready to build (it cancels a -2 and completes lines)
+    "multiplier_in_supply": 2.2,
+    "open_gear_space": 0.4,  # a disc off the player board opens a Gear space
+    "partial_line": 0.55,  # times (share of the line built) x (its estimated value)
+    "partial_program": 0.7,  # times (share of completions meeting the criteria) x Prestige
+    "opponent_weight": 0.5,  # evaluate = own value - this x best opponent value
+}
+
+_MILESTONES = set(C.RESEARCH_TRACK["advanced"]) | set(C.RESEARCH_TRACK["breakthroughs"])
+_RESEARCH_TOP = C.RESEARCH_TRACK["top"]
+_DIE_FACES = [c + str(v) for c in C.DIE_COLOURS for v in range(1, 7)]
+
+
+def progress(st: GameState) -> float:
+    """How far the game is, 0..1: the fullest Mill's share of its 9 dice (1 once over)."""
+    if st.over:
+        return 1.0
+    return max(sum(d is not None for d in p.mill) for p in st.players) / 9
+
+
+@lru_cache(maxsize=65536)
+def _program_chance(tile: str, dice: tuple[str | None, ...]) -> float:
+    """Share of the ways to fill a line's missing dice (uniform colour and value) meeting a Program."""
+    criteria = B.PROGRAM[tile]["criteria"]
+    missing = [i for i, d in enumerate(dice) if d is None]
+    if not missing:
+        return 1.0 if program_met(criteria, list(dice)) else 0.0  # type: ignore[arg-type]
+    if len(missing) == 3:
+        sampler = random.Random(zlib.crc32(tile.encode()))
+        trials = 300
+        hits = sum(
+            program_met(criteria, [sampler.choice(_DIE_FACES) for _ in range(3)])
+            for _ in range(trials)
+        )
+        return hits / trials
+    hits = total = 0
+    if len(missing) == 1:
+        combos: Any = ((f,) for f in _DIE_FACES)
+    else:
+        combos = ((a, b) for a in _DIE_FACES for b in _DIE_FACES)
+    for combo in combos:
+        line = list(dice)
+        for i, face in zip(missing, combo, strict=True):
+            line[i] = face
+        hits += program_met(criteria, line)  # type: ignore[arg-type]
+        total += 1
+    return hits / total
+
+
+def _mill_potential(p: PlayerState) -> float:
+    """Estimated Prestige still to come from incomplete lines and their Programs."""
+    return _mill_potential_of(tuple(p.mill), tuple(p.gears), tuple(p.programs), p.steam)
+
+
+@lru_cache(maxsize=65536)
+def _mill_potential_of(
+    mill: tuple[str | None, ...],
+    gear_spaces: tuple[str | None, ...],
+    programs: tuple[str | None, ...],
+    steam: int,
+) -> float:
+    cap = C.STEAM_TRACK[steam]["cap"]
+    total = 0.0
+    for line in range(6):
+        dice = tuple(mill[i] for i in LINE_DICE[line])
+        gears = [gear_spaces[i] for i in LINE_GEARS[line]]
+        built = sum(d is not None for d in dice) + sum(g is not None for g in gears)
+        if built == 5:
+            continue
+        share = built / 5
+        values = [3.5 if d is None else int(d[1]) for d in dice]
+        ops = ["+" if g is None else gear_operator(g) for g in gears]
+        estimate = min(max(0.0, evaluate_line(values, ops)), cap)  # type: ignore[arg-type]
+        total += WEIGHTS["partial_line"] * share * estimate
+        tile = programs[line]
+        if tile:
+            chance = _program_chance(tile, dice)
+            total += WEIGHTS["partial_program"] * chance * B.PROGRAM[tile]["prestige"]
+    return total
+
+
+def potential(st: GameState, seat: int) -> float:
+    """Estimated Prestige of everything the seat holds that the scorepad does not count yet."""
+    p = st.players[seat]
+    w = WEIGHTS
+    value = (
+        w["money"] * p.money
+        + w["coal"] * p.coal
+        + w["brass"] * p.brass
+        + w["books"] * p.books
+        + w["innovation"] * p.innovation
+        + w["store_die"] * sum(d is not None for d in p.store)
+        + w["hand_card"] * len(p.hand)
+    )
+    for level in p.research.values():
+        value += w["research_step"] * level
+        value += w["research_milestone"] * sum(1 for m in _MILESTONES if level >= m)
+    built = sum(g is not None for g in p.gears)
+    open_spaces = max(0, 12 - built - p.discs)
+    for gear in p.gear_supply:
+        value += w["gear_in_supply"] if gear in ("add", "sub") else w["multiplier_in_supply"]
+    value += w["open_gear_space"] * min(open_spaces, 12 - built)
+    value += _mill_potential(p)
+    return value
+
+
+def position_value(st: GameState, seat: int) -> float:
+    """Score so far plus the estimated value of what is not scored yet (see the module doc)."""
+    total = scoring.score(st, seat)["Total"]
+    if st.over:
+        return float(total)
+    phase = 1.0 - progress(st) ** 2
+    return total + phase * potential(st, seat)
+
+
+def evaluate(st: GameState, seat: int, opponent_weight: float | None = None) -> float:
+    """Own `position_value` minus ``opponent_weight`` x the best opponent's."""
+    weight = WEIGHTS["opponent_weight"] if opponent_weight is None else opponent_weight
+    own = position_value(st, seat)
+    if not weight:
+        return own
+    best = max(position_value(st, o) for o in range(len(st.players)) if o != seat)
+    return own - weight * best
+
+
+# ======================================================================================
+# Policies
+# ======================================================================================
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Chooses for whoever must decide now. Returns a legal choice id; never changes `state`."""
+
+    name: str
+
+    def choose(self, state: GameState, rng: random.Random) -> str: ...
+
+
+def _legal_ids(state: GameState) -> list[str]:
+    ids = [i for i, _ in rules.legal_choices(state)]
+    if not ids:
+        raise ValueError("no decision to take: the game is over")
+    return ids
+
+
+def _decider(state: GameState) -> int:
+    return state.current
+
+
+class RandomPolicy:
+    """A uniform random legal choice."""
+
+    name = "random"
+
+    def choose(self, state: GameState, rng: random.Random) -> str:
+        return rng.choice(_legal_ids(state))
+
+
+def _myopic_choice(st: GameState, seat: int, ids: list[str]) -> str:
+    """The choice whose immediate result evaluates best for `seat` (the cheap default)."""
+    best, best_value = ids[0], -math.inf
+    for cid in ids:
+        trial = fast_copy(st)
+        trial.apply(cid)
+        value = position_value(trial, seat)
+        if value > best_value:
+            best, best_value = cid, value
+    return best
+
+
+def _finish_turn(st: GameState, seat: int, limit: int = 60) -> None:
+    """Play `seat`'s remaining decisions of this turn with the myopic default, in place."""
+    for _ in range(limit):
+        if st.over or st.current != seat:
+            return
+        ids = [i for i, _ in rules.legal_choices(st)]
+        if not ids:
+            return
+        st.apply(ids[0] if len(ids) == 1 else _myopic_choice(st, seat, ids))
+
+
+def _play_turns(st: GameState, turns: int, limit: int = 400) -> None:
+    """Let the game run on for `turns` whole turns (any players), myopically, in place."""
+    steps = 0
+    while turns > 0 and not st.over and steps < limit:
+        seat = st.current
+        while not st.over and st.current == seat and steps < limit:
+            ids = [i for i, _ in rules.legal_choices(st)]
+            st.apply(ids[0] if len(ids) == 1 else _myopic_choice(st, seat, ids))
+            steps += 1
+        turns -= 1
+
+
+class GreedyPolicy:
+    """One-turn lookahead on `evaluate` (see the module doc)."""
+
+    name = "greedy"
+
+    def __init__(self, fair: bool = True) -> None:
+        self.fair = fair
+
+    def rank(self, state: GameState, rng: random.Random) -> list[tuple[float, str]]:
+        """Every legal choice with its end-of-turn evaluation, best first (stable on ties)."""
+        seat = _decider(state)
+        ids = _legal_ids(state)
+        base = fast_copy(state)
+        if self.fair:
+            determinize(base, seat, rng)
+        scored = []
+        for order, cid in enumerate(ids):
+            trial = fast_copy(base)
+            trial.apply(cid)
+            _finish_turn(trial, seat)
+            scored.append((evaluate(trial, seat), -order, cid))
+        scored.sort(reverse=True)
+        return [(value, cid) for value, _, cid in scored]
+
+    def choose(self, state: GameState, rng: random.Random) -> str:
+        ids = _legal_ids(state)
+        if len(ids) == 1:
+            return ids[0]
+        return self.rank(state, rng)[0][1]
+
+
+@dataclass
+class _Arm:
+    choice: str
+    prior: float
+    visits: int = 0
+    total: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else -math.inf
+
+
+class SearchPolicy:
+    """Flat Monte Carlo with UCB1 over the greedy's best choices (see the module doc).
+
+    budget_seconds: wall-clock budget per decision (ignored when `iterations` is given).
+    iterations: a fixed number of simulations per decision (reproducible on any machine).
+    candidates: how many of the greedy's best choices are simulated.
+    horizon: turns played on (by anyone) after the decider's turn before evaluating.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        budget_seconds: float = 1.0,
+        iterations: int | None = None,
+        candidates: int = 5,
+        horizon: int = 2,
+        exploration: float = 3.0,
+    ) -> None:
+        self.budget_seconds = budget_seconds
+        self.iterations = iterations
+        self.candidates = candidates
+        self.horizon = horizon
+        self.exploration = exploration
+        self.greedy = GreedyPolicy()
+        self.last_iterations = 0
+
+    def choose(self, state: GameState, rng: random.Random) -> str:
+        ids = _legal_ids(state)
+        if len(ids) == 1:
+            return ids[0]
+        start = time.perf_counter()
+        seat = _decider(state)
+        ranked = self.greedy.rank(state, rng)
+        arms = [_Arm(cid, value) for value, cid in ranked[: self.candidates]]
+        if len(arms) == 1:
+            return arms[0].choice
+        done = 0
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif done >= len(arms) and time.perf_counter() - start >= self.budget_seconds:
+                break
+            arm = self._select(arms, done)
+            trial = fast_copy(state)
+            determinize(trial, seat, rng)
+            trial.apply(arm.choice)
+            _finish_turn(trial, seat)
+            _play_turns(trial, self.horizon)
+            arm.visits += 1
+            arm.total += evaluate(trial, seat)
+            done += 1
+        self.last_iterations = done
+        best = max(arms, key=lambda a: (a.mean, a.prior))
+        return best.choice
+
+    def _select(self, arms: list[_Arm], done: int) -> _Arm:
+        for arm in arms:
+            if not arm.visits:
+                return arm
+        log_n = math.log(done)
+        return max(
+            arms, key=lambda a: a.mean + self.exploration * math.sqrt(log_n / a.visits)
+        )
+
+
+# ======================================================================================
+# Registry and the stand-in
+# ======================================================================================
+
+POLICIES: dict[str, type] = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "search": SearchPolicy,
+}
+
+
+def get_policy(name: str, **kw: Any) -> Policy:
+    """A policy by its stored name ("random", "greedy", "search"); keywords go to its constructor."""
+    try:
+        cls = POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})") from None
+    return cls(**kw)
+
+
+def play_turn(state: GameState, policy: Policy, rng: random.Random, limit: int = 500) -> list[str]:
+    """Play the current player's decisions, in place, until another player must decide or the game
+    ends; return the choice ids applied (the stand-in for an absent player)."""
+    if state.is_over:
+        return []
+    seat = state.current
+    applied: list[str] = []
+    while not state.is_over and state.current == seat and len(applied) < limit:
+        choice = policy.choose(state, rng)
+        state.apply(choice)
+        applied.append(choice)
+    return applied

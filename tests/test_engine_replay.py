@@ -1,0 +1,81 @@
+"""Recorded games replay to the identical state; golden playthroughs and perft-style counts.
+
+The files under tests/golden_games/ hold a setup, its seed and every choice of a few seeded games,
+with the digest and scores of the final state. Any rule or content change that alters play shows up
+here as a failure; after an intended change regenerate them with
+    ENGINE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_engine_replay.py
+and review the diff of the files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import GameSetup, GameState, new_game, replay
+from engine.rules import apply, legal_choices
+from tests.engine_helpers import random_game
+
+GOLDEN = Path(__file__).parent / "golden_games"
+UPDATE = os.environ.get("ENGINE_UPDATE_GOLDEN") == "1"
+GAMES = [(2, 101), (3, 202), (4, 303)]
+
+
+def record(players: int, seed: int) -> dict:
+    st, _ = random_game(players, seed)
+    return {
+        "setup": st.setup.to_dict(),
+        "choices": st.history,
+        "final_digest": st.digest(),
+        "scores": st.final_scores(),
+        "winner": st.winner(),
+    }
+
+
+def perft(st: GameState, depth: int) -> int:
+    """Number of distinct choice sequences of the given length (auto-applied steps excluded)."""
+    if depth == 0 or st.over:
+        return 1
+    total = 0
+    for choice, _ in legal_choices(st):
+        child = st.copy()
+        apply(child, choice)
+        total += perft(child, depth - 1)
+    return total
+
+
+def perft_counts() -> dict[str, list[int]]:
+    out = {}
+    for players in (2, 3, 4):
+        st = new_game(GameSetup(players=players, seed=7, shuffle_seats=False, random_setup=False))
+        out[str(players)] = [perft(st, d) for d in (1, 2, 3)]
+    return out
+
+
+class TestGoldenPlaythroughs:
+    @pytest.mark.parametrize(("players", "seed"), GAMES)
+    def test_recorded_game_replays_identically(self, players: int, seed: int) -> None:
+        path = GOLDEN / f"game_{players}p_seed{seed}.json"
+        if UPDATE:
+            path.write_text(json.dumps(record(players, seed), indent=1) + "\n")
+        golden = json.loads(path.read_text())
+        st = replay(GameSetup.from_dict(golden["setup"]), golden["choices"])
+        assert st.is_over
+        assert st.final_scores() == golden["scores"]
+        assert st.winner() == golden["winner"]
+        assert st.digest() == golden["final_digest"]
+
+
+class TestPerft:
+    def test_choice_tree_counts_match_golden(self) -> None:
+        path = GOLDEN / "perft.json"
+        if UPDATE:
+            path.write_text(json.dumps(perft_counts(), indent=1) + "\n")
+        assert perft_counts() == json.loads(path.read_text())
+
+    def test_depth_one_is_the_number_of_legal_choices(self) -> None:
+        st = new_game(GameSetup(players=2, seed=7))
+        assert perft(st, 1) == len(legal_choices(st)) > 0
