@@ -62,7 +62,8 @@ from typing import Any, Protocol, runtime_checkable
 from engine import board as B
 from engine import content as C
 from engine import rules, scoring
-from engine.mill import LINE_DICE, LINE_GEARS, evaluate as evaluate_line, gear_operator, program_met
+from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, program_met
+from engine.mill import evaluate as evaluate_line
 from engine.state import GameState, PlayerState
 
 # ======================================================================================
@@ -380,39 +381,48 @@ class RandomPolicy:
         return rng.choice(_legal_ids(state))
 
 
-def _myopic_choice(st: GameState, seat: int, ids: list[str]) -> str:
-    """The choice whose immediate result evaluates best for `seat` (the cheap default)."""
-    best, best_value = ids[0], -math.inf
+# Decisions the cheap default answers without looking: the optional Coal adjust of a Workshop die
+# (it only costs Coal within the turn; the greedy still weighs it when it is the decision asked).
+_DEFAULT_ANSWER = {"ws_adjust": "skip"}
+
+
+def _myopic_step(st: GameState, seat: int) -> GameState:
+    """Apply the choice whose immediate result evaluates best for `seat`; return the new state.
+
+    `st` itself may be returned changed (a single legal choice, or a default answer) or left as
+    it was (then a copy is returned): callers must use the returned state only.
+    """
+    ids = [i for i, _ in rules.legal_choices(st)]
+    default = _DEFAULT_ANSWER.get(st.stack[-1]["op"]) if len(ids) > 1 else None
+    if len(ids) == 1 or default in ids:
+        st.apply(ids[0] if default is None else default)
+        return st
+    best, best_value = st, -math.inf
     for cid in ids:
         trial = fast_copy(st)
         trial.apply(cid)
         value = position_value(trial, seat)
         if value > best_value:
-            best, best_value = cid, value
+            best, best_value = trial, value
     return best
 
 
-def _finish_turn(st: GameState, seat: int, limit: int = 60) -> None:
-    """Play `seat`'s remaining decisions of this turn with the myopic default, in place."""
+def _finish_turn(st: GameState, seat: int, limit: int = 60) -> GameState:
+    """Play `seat`'s remaining decisions of this turn with the myopic default; return the result."""
     for _ in range(limit):
-        if st.over or st.current != seat:
-            return
-        ids = [i for i, _ in rules.legal_choices(st)]
-        if not ids:
-            return
-        st.apply(ids[0] if len(ids) == 1 else _myopic_choice(st, seat, ids))
+        if st.over or st.current != seat or not st.stack:
+            break
+        st = _myopic_step(st, seat)
+    return st
 
 
-def _play_turns(st: GameState, turns: int, limit: int = 400) -> None:
-    """Let the game run on for `turns` whole turns (any players), myopically, in place."""
-    steps = 0
-    while turns > 0 and not st.over and steps < limit:
-        seat = st.current
-        while not st.over and st.current == seat and steps < limit:
-            ids = [i for i, _ in rules.legal_choices(st)]
-            st.apply(ids[0] if len(ids) == 1 else _myopic_choice(st, seat, ids))
-            steps += 1
-        turns -= 1
+def _play_turns(st: GameState, turns: int, limit: int = 400) -> GameState:
+    """Let the game run on for `turns` whole turns (any players), myopically; return the result."""
+    for _ in range(turns):
+        if st.over:
+            break
+        st = _finish_turn(st, st.current, limit)
+    return st
 
 
 class GreedyPolicy:
@@ -434,7 +444,7 @@ class GreedyPolicy:
         for order, cid in enumerate(ids):
             trial = fast_copy(base)
             trial.apply(cid)
-            _finish_turn(trial, seat)
+            trial = _finish_turn(trial, seat)
             scored.append((evaluate(trial, seat), -order, cid))
         scored.sort(reverse=True)
         return [(value, cid) for value, _, cid in scored]
@@ -506,8 +516,8 @@ class SearchPolicy:
             trial = fast_copy(state)
             determinize(trial, seat, rng)
             trial.apply(arm.choice)
-            _finish_turn(trial, seat)
-            _play_turns(trial, self.horizon)
+            trial = _finish_turn(trial, seat)
+            trial = _play_turns(trial, self.horizon)
             arm.visits += 1
             arm.total += evaluate(trial, seat)
             done += 1
@@ -520,9 +530,7 @@ class SearchPolicy:
             if not arm.visits:
                 return arm
         log_n = math.log(done)
-        return max(
-            arms, key=lambda a: a.mean + self.exploration * math.sqrt(log_n / a.visits)
-        )
+        return max(arms, key=lambda a: a.mean + self.exploration * math.sqrt(log_n / a.visits))
 
 
 # ======================================================================================

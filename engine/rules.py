@@ -21,7 +21,7 @@ from typing import Any
 from engine import board as B
 from engine import content as C
 from engine import rng
-from engine.mill import LINE_DICE, LINE_NAMES, gear_space_name, line_value
+from engine.mill import LINE_NAMES, gear_space_name, line_value
 from engine.state import (
     AREA_COLOUR,
     AREAS,
@@ -194,13 +194,18 @@ def run(st: GameState) -> None:
             st.stack.pop()
             RESOLVE[step["op"]](st, step, options[0][0])
         else:
+            st.pending_choices = (len(st.history), step, options)
             return
 
 
 def legal_choices(st: GameState) -> Choices:
+    """The legal (id, label) pairs of the pending decision, in a stable order."""
     if st.over or not st.stack:
         return []
-    return _choices_of(st, st.stack[-1]) or []
+    step = st.stack[-1]
+    options = _choices_of(st, step) or []
+    st.pending_choices = (len(st.history), step, options)
+    return options
 
 
 def decision(st: GameState) -> Decision | None:
@@ -222,7 +227,14 @@ def decision(st: GameState) -> Decision | None:
 
 def apply(st: GameState, choice_id: str) -> None:
     """Apply a legal choice (mutating the state) and run on to the next decision."""
-    options = legal_choices(st)
+    cached = st.pending_choices
+    st.pending_choices = None
+    if cached and cached[0] == len(st.history) and st.stack and cached[1] is st.stack[-1]:
+        options = cached[2]  # computed by run() or legal_choices() for this very decision
+    else:
+        options = []
+    if not any(i == choice_id for i, _ in options):
+        options = legal_choices(st)
     if not any(i == choice_id for i, _ in options):
         raise IllegalChoice(
             f"{choice_id!r} is not a legal choice now"
@@ -301,7 +313,7 @@ def _pay(p: PlayerState, cost: dict[str, int]) -> None:
 
 
 def cost_text(cost: dict[str, int]) -> str:
-    names = {"money": "£", "coal": " Coal", "brass": " Brass", "innovation": " Innovation"}
+    names = {"coal": " Coal", "brass": " Brass", "books": " Book(s)", "innovation": " Innovation"}
     return ", ".join(
         f"£{v}" if k == "money" else f"{v}{names.get(k, ' ' + k)}" for k, v in cost.items()
     )
@@ -432,13 +444,14 @@ def lecture_cost(st: GameState, seat: int, level: int) -> int:
     return sum(C.LECTURE_COSTS[k] for k in range(max(highest + 1, 2), level + 1))
 
 
+_LECTURE_SPACES = [
+    (f"{i}:{lvl}", i, lvl) for i in range(len(C.INSTITUTIONS)) for lvl in range(2, 7)
+]
+
+
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:
-    return [
-        (i, lvl)
-        for i in range(len(C.INSTITUTIONS))
-        for lvl in range(2, 7)
-        if f"{i}:{lvl}" not in st.lectures
-    ]
+    taken = st.lectures
+    return [(i, lvl) for key, i, lvl in _LECTURE_SPACES if key not in taken]
 
 
 def _open_rooms(st: GameState) -> list[int]:
@@ -485,24 +498,21 @@ def _area_possible(st: GameState, area: str) -> bool:
     return any(lecture_cost(st, st.current, lvl) <= p.innovation for lvl in levels)
 
 
-def _pushable(dest: list[str], moving: int, coal_left: int) -> bool:
-    """Can a die of value `moving` push a die out of `dest` (using the optional Coal adjust)?"""
-    reach = moving + (1 if coal_left >= 1 else 0)
-    return any(int(d[1]) <= reach for d in dest)
-
-
 def choices_turn(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
     if None in p.store:
+        # A moving die can push if the lowest die where it lands is at most its value, or one
+        # more when a Coal is left for the optional adjust.
+        lowest = [min((d[1] for d in space), default="9") for space in st.workshop]
         for s, space in enumerate(st.workshop):
             for die in sorted(set(space)):
                 for moves in (1, 2):
                     coal_left = p.coal - (moves - 1)
                     if coal_left < 0:
                         continue
-                    dest = (s + moves) % 6
-                    if _pushable(st.workshop[dest], int(die[1]), coal_left):
+                    reach = int(die[1]) + (coal_left >= 1)
+                    if int(lowest[(s + moves) % 6]) <= reach:
                         extra = " two spaces (1 Coal)" if moves == 2 else ""
                         out.append(
                             (
@@ -1427,6 +1437,9 @@ def resolve_gain(st: GameState, step: Step, choice: None) -> None:
     for res in RESOURCES:
         if step.get(res):
             setattr(p, res, getattr(p, res) + step[res])
+    gained = {k: v for k, v in step.items() if k in RESOURCES and v}
+    if gained:
+        _say(st, f"gains {cost_text(gained)}.")
 
 
 def resolve_pay(st: GameState, step: Step, choice: None) -> None:
@@ -1515,6 +1528,7 @@ def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
         return  # at the top no more Research is gained on this track
     p.research[track] += 1
     level = p.research[track]
+    _say(st, f"gains 1 Research on {TRACK_NAMES[track]} (now {level}).")
     if level in C.RESEARCH_TRACK["breakthroughs"]:
         token = B.BREAKTHROUGH[st.breakthroughs[track]]
         _say(st, f"reaches a Breakthrough on {TRACK_NAMES[track]}: {token['text']}.")

@@ -23,8 +23,12 @@ TRACK_NAMES = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institu
 MILL_LINES = ["row0", "row1", "row2", "col0", "col1", "col2"]
 
 
+_DIE_NAMES = {f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)}
+
+
 def die_name(die: str) -> str:
-    return f"{COLOUR_NAMES[die[0]]} {die[1]}"
+    """'Y5' -> 'yellow 5'."""
+    return _DIE_NAMES[die]
 
 
 class IllegalChoice(ValueError):
@@ -162,11 +166,15 @@ class GameState:
     history: list[str] = field(default_factory=list)
     undo_floor: int = 0
     log: list[str] = field(default_factory=list)
+    # Not game data: the choices run() computed for the pending decision, reused by apply().
+    pending_choices: Any = field(default=None, repr=False, compare=False)
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
         for f in fields(self):
+            if f.name == "pending_choices":
+                continue
             value = getattr(self, f.name)
             if f.name == "setup":
                 value = value.to_dict()
@@ -178,7 +186,9 @@ class GameState:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
         d = json.loads(json.dumps(d))
-        kwargs = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        kwargs = {
+            f.name: d[f.name] for f in fields(cls) if f.name in d and f.name != "pending_choices"
+        }
         kwargs["setup"] = GameSetup.from_dict(d["setup"])
         kwargs["players"] = [PlayerState(**p) for p in d["players"]]
         return cls(**kwargs)

@@ -45,7 +45,6 @@ def give_card(st: GameState, seat: int, card: str) -> None:
     _swap(st, "partner", card, st.players[seat].hand, 0)
 
 
-
 class TestCompletedLines:
     def test_sequential_evaluation(self) -> None:
         # rulebook, Key reminders: "2+3x5 = 25, not 17".
@@ -366,7 +365,9 @@ class TestTravel:
 
         st = fresh(players=3)
         st.university_discs["bristol"] = [0, 1, 2]
-        prestige = st.players and __import__("engine.rules").rules.university_prestige(st, "bristol")
+        prestige = st.players and __import__("engine.rules").rules.university_prestige(
+            st, "bristol"
+        )
         assert travel(st, 0) == prestige + 4
         assert travel(st, 2) == prestige
 

@@ -1,0 +1,106 @@
+"""Short rules summaries, keyed by decision kind, for a player who asks "what are the rules here?".
+
+The text follows the rulebook (../shared/rules/rulebook.en.txt); designed numbers come from content.
+"""
+
+from __future__ import annotations
+
+from engine import content as C
+
+_TURN = (
+    "On your turn take ONE of two turn types.\n"
+    "• Workshop turn (needs an empty Store slot): pick a Workshop die and move it 1 space clockwise "
+    "(1 Coal: one more space). It pushes out a die of equal or lower value in the space it lands "
+    "in: that die is your active die. Gain that space's bonus; if a space is now empty, refill it "
+    "with 3 rolled dice and gain its bonus too. The die goes to your Store; you may play one "
+    "Partner card whose requirement the die meets; then each Assignment in the die's colour "
+    "column gives 1 Research of that colour (grey dice trigger none). Once per turn 1 Coal may "
+    "adjust any Workshop die by 1 pip.\n"
+    "• Actions turn: put a Store die into your Mill and take the main action of its colour "
+    "(purple Ada's Study, blue Travel, yellow Meetings, green Institutions; grey = any), then the "
+    "advanced action if your Research on that track reached level I or II.\n"
+    "Then Publish in that area (1 Book) or Build one Gear, or neither. Hand limit 5 at the end."
+)
+
+RULES_SUMMARY: dict[str, str] = {
+    "turn": _TURN,
+    "ws_push": (
+        "The moving die pushes out one die of equal or lower value from the space it ends in. "
+        "The pushed die becomes your active die and goes to the bonus space. You may spend 1 Coal "
+        "(once per turn) to adjust a die by 1 pip, e.g. to make a die pushable."
+    ),
+    "ws_adjust": "Once per Workshop turn you may spend 1 Coal to adjust any Workshop die by 1 pip.",
+    "partner_play": (
+        "Play up to one Partner card from hand. A value requirement needs the active die to show "
+        "that value; '-1' cards reduce the active die by 1 (not a 1); '£' cards cost £ equal to "
+        "the active die. The card's effect resolves, then it goes to your discard pile."
+    ),
+    "mill_place": (
+        "The active die goes into any empty slot of your 3x3 Mill. A line (row or column) with 3 "
+        "dice and 2 Gears scores at the end, computed left to right / top to bottom (2+3x5 = 25), "
+        "capped by your Steam. Programs on a line score if its 3 dice meet them. The 9th die in "
+        "a Mill triggers the end of the game."
+    ),
+    "study_program": (
+        "Ada's Study: take one Program tile and place it on an empty Program space (you gain the "
+        "space's bonus), then take one Study reward: a Book, an Addition Gear, or an Assignment. "
+        "Afterwards the rightmost Program and the rightmost Assignment leave the game and the "
+        "displays slide right and refill."
+    ),
+    "study_reward": (
+        "Study rewards: 1 Book, 1 Addition Gear, or 1 Assignment card. Advanced level I: a second, "
+        "different reward; level II: all three."
+    ),
+    "take_assignment": (
+        "An Assignment gives its effect at once, then goes into a matching column under your "
+        "board. Some need you to discard Partner cards. On Workshop turns each Assignment in the "
+        "collected die's colour column gives 1 Research."
+    ),
+    "travel_move": (
+        "Travel: move to another city paying £1 per road, £2 per rail, £4 per ferry on the way. "
+        "A Small City gives its reward; a University gives its reward and takes one of your discs "
+        "on top of any others there (each disc scores 2 for every disc above it). No reward from a "
+        "University that already holds your disc. Advanced: move free to the next Small City "
+        "(level I) or up to 2 Small Cities away (level II)."
+    ),
+    "move_small": "Move free to a Small City (Universities on the way are skipped) and gain its reward.",
+    "meet_room": (
+        "Meetings: place a disc in the top-left empty space of a room, paying its cost: "
+        + ", ".join(
+            f"room {i + 1} £{r['money']} or {r['innovation']} Innovation"
+            for i, r in enumerate(C.MEETING_ROOMS)
+        )
+        + ". Then take a Partner from the slot under that room or any slot to its right, draw the "
+        "cards shown under its slot (2, 1, 1, 0), and remove a card to keep eight. At the end the "
+        "room's majority takes its 2-point Science token, other players there a 1-point token."
+    ),
+    "meet_card": "Take a Partner card from the slot under your room or to its right; draw as shown under it.",
+    "keep_eight": "You always have exactly 8 Partner cards: remove one from your hand or discard pile.",
+    "lecture": (
+        "Institutions: place a disc on an empty Lecture space (levels 2-6), paying Innovation: the "
+        "level's cost (2 and 3: 1, 4 and 5: 2, 6: 3) plus every lower level down to your highest "
+        "Lecture disc. Gain the space's reward. At the end each level's row scores 8/6/4/2/2 for "
+        "the most discs (ties share half). Advanced: the reward of an unoccupied lower space in "
+        "the same Institution (I) or any Institution (II)."
+    ),
+    "lower_space": "Gain the reward of one unoccupied lower Lecture space (the Analytical Society always counts).",
+    "publish_or_build": (
+        "End of turn: spend 1 Book to Publish in the area of your main action (Workshop: +1 Steam; "
+        "Ada's Study: stack a disc on one of yours and take that area's level I advanced action; "
+        "Travel: change your dice by up to 4 pips; Meetings: take a Multiplier Gear; Institutions: "
+        "swap a die of yours with a Workshop die) OR build one Gear paying its cost into an open "
+        "Gear space (a space whose disc has left your board)."
+    ),
+    "gear_place": "Gears go on open Gear spaces of your Mill; every unbuilt space costs 2 Prestige at the end.",
+    "hand_limit": "At the end of your turn discard down to five cards.",
+    "innovation_top": "Innovation never exceeds 6. Reaching the top you may spend 2 for any Workshop bonus.",
+    "place_disc": (
+        "With no disc left on your board, you may move one of your discs already on the main board "
+        "to the new space (not one that meets the Objective you are claiming)."
+    ),
+}
+
+
+def rules_for(kind: str) -> str:
+    """The rules summary for a decision kind (falls back to the turn overview)."""
+    return RULES_SUMMARY.get(kind, _TURN)
