@@ -548,3 +548,213 @@ class TestEndOfGame:
         assert ranking(st)[0] == 2
         st.players[2].mill[0] = None
         assert ranking(st) == [0, 1, 2]
+
+
+class TestExampleScoring:
+    def test_isobel_scores_107(self) -> None:
+        # rulebook, Example Scoring: Isobel's scorepad column, category by category, 107 in all.
+        from itertools import combinations
+
+        from engine import board as B
+        from engine.mill import LINE_DICE, program_met
+        from engine.scoring import score
+
+        st = fresh()
+        p = st.players[0]
+        # 1 first-place Objective disc: the Meetings Objective's 7-Prestige space.
+        st.objective_discs[2] = [[0, "high"]]
+        # 2 discs on Bristol (one on top of the other) and 1 on Manchester.
+        st.university_discs["bristol"] = [0, 0]
+        st.university_discs["manchester"] = [0]
+        # Majorities in the Engineering and Astronomy rooms; 2 cards of each Science.
+        st.rooms[st.room_science.index("engineering")][0] = [0]
+        st.rooms[st.room_science.index("astronomy")][0] = [0]
+        # Tied for the level 6 Lecture majority (worth 8).
+        st.lectures = {"0:6": [0], "1:6": [1]}
+        p.discs = 12 - 1 - 3 - 2 - 1
+
+        def pick(science: str | None, n: int) -> list[list[str]]:
+            pool = [c["id"] for c in C.PARTNERS if c["science"] == science]
+            return [list(x) for x in combinations(pool, n)]
+
+        others = [c["id"] for c in C.PARTNERS if c["science"] in (None, "physics")]
+        supply = next(
+            eng + ast + list(rest)
+            for eng in pick("engineering", 2)
+            for ast in pick("astronomy", 2)
+            for rest in combinations(others, 4)
+            if sum(B.PARTNER[c]["prestige"] for c in eng + ast + list(rest)) == 9
+        )
+        p.deck, p.hand, p.discard = supply[:3], supply[3:6], supply[6:]
+        # 3 complete lines: 5 + 1 = 6, 6 x 5 = 30 (capped at 25 by Steam), 4+3+2 = 9, 6+2+2 = 10.
+        mult = C.MULTIPLIERS[0]["id"]
+        p.mill = ["P5", "Y1", "G5", "B4", "K3", "P2", "Y6", "G2", "B2"]
+        p.gears = ["add", mult, "add", "add", "add", "add", "add", None, "add", None, None, None]
+        p.steam = next(i for i, lvl in enumerate(C.STEAM_TRACK) if lvl["cap"] == 25)
+        # 4 Programs that this Mill meets, worth 30 together.
+        lines = {k: [p.mill[i] for i in LINE_DICE[k]] for k in range(6)}
+        met = [
+            (k, prog["id"], prog["prestige"])
+            for k in range(6)
+            for prog in C.PROGRAMS
+            if program_met(prog["criteria"], lines[k])
+        ]
+        chosen = next(
+            combo
+            for combo in combinations(met, 4)
+            if len({k for k, _, _ in combo}) == 4
+            and len({t for _, t, _ in combo}) == 4
+            and sum(v for _, _, v in combo) == 30
+        )
+        for k, tile, _ in chosen:
+            p.programs[k] = tile
+        p.innovation = 2
+        # The 2-point purple Assignment token and a 1-point green one.
+        p.assignment_tokens = {"P": 2, "G": 1}
+        p.assignments = {"P": ["a1", "a2"], "G": ["a3", "a4"], "B": [], "Y": []}
+        p.books, p.money, p.coal, p.brass = 0, 7, 4, 3
+
+        assert score(st, 0) == {
+            "Objectives": 7,
+            "Travel": 6,
+            "Lectures": 4,
+            "Meetings": 8,
+            "Partners": 9,
+            "Programs": 30,
+            "Lines": 44,
+            "Gears": -8,
+            "Innovation": 0,
+            "Assignment tokens": 6,
+            "Leftovers": 1,
+            "Total": 107,
+        }
+
+
+def _to_publish(st: GameState) -> None:
+    """Skip optional steps until the Publish-or-Build decision."""
+    while kind(st) != "publish_or_build":
+        choose(st, "skip" if "skip" in ids(st) else ids(st)[0])
+
+
+class TestPublish:
+    def test_anthony_institution_publish_swaps_with_the_workshop(self) -> None:
+        # rulebook, Anthony Publish example: swap the blue 1 in his Mill with a Workshop purple 6.
+        st = fresh()
+        p = st.players[0]
+        p.mill[0] = "B1"
+        p.innovation = 1
+        st.bag.append(st.workshop[2][0][0])
+        st.workshop[2][0] = "P6"
+        put_in_store(st, "G3")
+        for choice in ("act:0", "mill:8"):
+            choose(st, choice)
+        _to_publish(st)
+        choose(st, "publish")
+        choose(st, "own:m0")
+        choose(st, "ws:2:0")
+        assert p.mill[0] == "P6" and st.workshop[2][0] == "B1" and p.books == 0
+
+    def test_travel_publish_changes_dice_by_up_to_four_pips(self) -> None:
+        # rulebook, Travel Publish: 4 pips over 1-4 dice; no 1 down, no 6 up.
+        st = fresh()
+        p = st.players[0]
+        p.money = 10
+        put_in_store(st, "B1", "Y6")
+        choose(st, "act:0")
+        choose(st, "mill:0")
+        choose(st, ids(st)[0])
+        _to_publish(st)
+        choose(st, "publish")
+        assert "pip:m0:-" not in ids(st) and "pip:s1:+" not in ids(st)
+        for choice in ("pip:m0:+", "pip:m0:+", "pip:s1:-", "pip:m0:+"):
+            choose(st, choice)
+        assert p.mill[0] == "B4" and p.store[1] == "Y5"
+        assert kind(st) != "pips"  # four pips used
+
+    def test_workshop_publish_advances_steam_paying_its_coal(self) -> None:
+        # rulebook, Workshop Publish: 1 Book, Steam +1, paying the Coal printed on the track.
+        st = fresh()
+        p = st.players[0]
+        p.steam = 1
+        p.coal = 5
+        choose(st, ids(st)[0])
+        while kind(st) != "publish_or_build":
+            choose(st, "skip" if "skip" in ids(st) else ids(st)[0])
+        coal = p.coal
+        choose(st, "publish")
+        assert p.steam == 2 and p.coal == coal - C.STEAM_TRACK[2]["coal"]
+
+    def test_serena_study_publish_stacks_and_takes_the_level_i_advanced_action(self) -> None:
+        # rulebook, Serena Publish example: a disc on top of her Lecture disc, then the reward of
+        # an empty space in that Institution.
+        st = fresh()
+        p = st.players[0]
+        st.lectures = {"2:5": [0], "2:6": [1]}
+        st.players[1].discs -= 1
+        p.discs -= 1
+        put_in_store(st, "P4")
+        for choice in ("act:0", "mill:4", "prog:0", "line:0", "book"):
+            choose(st, choice)
+        _to_publish(st)
+        choose(st, "publish")
+        assert st.lectures["2:5"] == [0, 0]
+        assert kind(st) == "lower_space"
+        assert all(i in ("skip", "low:as") or i.startswith("low:2:") for i in ids(st))
+
+    def test_study_publish_without_discs_on_the_board_removes_one(self) -> None:
+        # rulebook: "If you choose to take this action when you do not have any other discs
+        # placed on the board, simply remove the disc from the game."
+        st = fresh()
+        p = st.players[0]
+        put_in_store(st, "P4")
+        for choice in ("act:0", "mill:4", "prog:0", "line:0", "book"):
+            choose(st, choice)
+        _to_publish(st)
+        choose(st, "publish")
+        assert p.discs == 11 and p.discs_boxed == 1
+
+
+class TestAdvancedActions:
+    def test_study_level_ii_takes_all_three_rewards(self) -> None:
+        # rulebook, Ada's Study advanced: level II, all 3 Study rewards.
+        st = fresh()
+        p = st.players[0]
+        p.research["P"] = C.RESEARCH_TRACK["advanced"][1]
+        books, gears = p.books, p.gear_supply.count("add")
+        put_in_store(st, "P4")
+        for choice in ("act:0", "mill:4", "prog:0", "line:2", "book", "gear"):
+            choose(st, choice)
+        assert p.books == books + 1 and p.gear_supply.count("add") == gears + 1
+        assert ids(st) == ["assignment", "skip"]  # the third, optional, is the last left
+        choose(st, "assignment")
+        assert kind(st) == "take_assignment"
+
+    def test_institutions_level_ii_any_lower_space(self) -> None:
+        # rulebook, Institution advanced: level I same Institution, level II any Institution.
+        for level, expect_other in ((1, False), (2, True)):
+            st = fresh()
+            p = st.players[0]
+            p.research["G"] = C.RESEARCH_TRACK["advanced"][level - 1]
+            p.innovation = 6
+            put_in_store(st, "G6")
+            for choice in ("act:0", "mill:0", "lec:0:4"):
+                choose(st, choice)
+            while kind(st) != "lower_space":
+                choose(st, "skip" if "skip" in ids(st) else ids(st)[0])
+            others = [i for i in ids(st) if i.startswith("low:") and not i.startswith("low:0:")]
+            assert ("low:as" in others) and (len(others) > 1) == expect_other
+            assert all(int(i.split(":")[2]) < 4 for i in ids(st) if i.count(":") == 2)
+
+    def test_meetings_level_i_plays_a_card_free(self) -> None:
+        # rulebook, Meetings advanced level I: play a card from your hand without its cost.
+        st = fresh()
+        p = st.players[0]
+        p.research["Y"] = C.RESEARCH_TRACK["advanced"][0]
+        p.money = 5
+        put_in_store(st, "Y2")
+        for choice in ("act:0", "mill:0", "room:0:money", "card:0"):
+            choose(st, choice)
+        while kind(st) == "keep_eight":
+            choose(st, ids(st)[0])
+        assert kind(st) == "play_free"
+        assert {f"play:{c}" for c in p.hand} <= set(ids(st))
