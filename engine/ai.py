@@ -62,7 +62,7 @@ from typing import Any, Protocol, runtime_checkable
 from engine import board as B
 from engine import content as C
 from engine import rules, scoring
-from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, program_met
+from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.mill import evaluate as evaluate_line
 from engine.state import GameState, PlayerState
 
@@ -297,7 +297,7 @@ def _mill_potential_of(
         estimate = min(max(0.0, evaluate_line(values, ops)), cap)  # type: ignore[arg-type]
         total += WEIGHTS["partial_line"] * share * estimate
         tile = programs[line]
-        if tile:
+        if tile and None in dice:  # with its 3 dice a Program scores already (or never)
             chance = _program_chance(tile, dice)
             total += WEIGHTS["partial_program"] * chance * B.PROGRAM[tile]["prestige"]
     return total
@@ -393,7 +393,10 @@ def _myopic_step(st: GameState, seat: int) -> GameState:
     it was (then a copy is returned): callers must use the returned state only.
     """
     ids = [i for i, _ in rules.legal_choices(st)]
-    default = _DEFAULT_ANSWER.get(st.stack[-1]["op"]) if len(ids) > 1 else None
+    op = st.stack[-1]["op"]
+    default = _DEFAULT_ANSWER.get(op) if len(ids) > 1 else None
+    if op == "gear_place" and len(ids) > 1:
+        default = _best_gear_space(st, ids)
     if len(ids) == 1 or default in ids:
         st.apply(ids[0] if default is None else default)
         return st
@@ -404,6 +407,29 @@ def _myopic_step(st: GameState, seat: int) -> GameState:
         value = position_value(trial, seat)
         if value > best_value:
             best, best_value = trial, value
+    return best
+
+
+def _best_gear_space(st: GameState, ids: list[str]) -> str:
+    """Where the myopic default builds a Gear: the space that most raises the Mill's lines.
+
+    Every space costs the same, so only the lines (scored and estimated) tell them apart; this
+    answers without copying the state once per space.
+    """
+    p = st.me
+    gear = st.stack[-1]["gear"]
+    cap = C.STEAM_TRACK[p.steam]["cap"]
+    mill, programs = tuple(p.mill), tuple(p.programs)
+    best, best_value = ids[0], -math.inf
+    for cid in ids:
+        gears = list(p.gears)
+        gears[int(cid.split(":")[1])] = gear
+        scored = sum(
+            min(v, cap) for line in range(6) if (v := line_value(p.mill, gears, line)) is not None
+        )
+        value = scored + _mill_potential_of(mill, tuple(gears), programs, p.steam)
+        if value > best_value:
+            best, best_value = cid, value
     return best
 
 
@@ -565,3 +591,52 @@ def play_turn(state: GameState, policy: Policy, rng: random.Random, limit: int =
         state.apply(choice)
         applied.append(choice)
     return applied
+
+
+# ======================================================================================
+# Self-play
+# ======================================================================================
+
+
+@dataclass
+class GameRecord:
+    """One finished self-play game: the final state and what each seat's policy spent."""
+
+    state: GameState
+    policies: list[str]
+    decisions: list[int]  # decisions taken per seat
+    seconds: list[float]  # time spent choosing, per seat
+
+    @property
+    def total_decisions(self) -> int:
+        return sum(self.decisions)
+
+
+def policy_rng(seed: int, seat: int) -> random.Random:
+    """The random stream of a seat's policy in the game of `seed` (reproducible self-play)."""
+    return random.Random(f"ada-ai/{seed}/{seat}")
+
+
+def selfplay_game(
+    setup: Any, policies: list[Policy], max_decisions: int = 20000
+) -> GameRecord:
+    """Play a whole game from `setup` with one policy per seat (seat 0 is the first player)."""
+    from engine.rules import new_game
+
+    st = new_game(setup)
+    n = len(st.players)
+    if len(policies) != n:
+        raise ValueError(f"{n} seats need {n} policies, got {len(policies)}")
+    rngs = [policy_rng(setup.seed, seat) for seat in range(n)]
+    decisions = [0] * n
+    seconds = [0.0] * n
+    while not st.is_over:
+        seat = st.current
+        start = time.perf_counter()
+        choice = policies[seat].choose(st, rngs[seat])
+        seconds[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        st.apply(choice)
+        if sum(decisions) > max_decisions:
+            raise RuntimeError(f"game of seed {setup.seed} did not end in {max_decisions} decisions")
+    return GameRecord(st, [p.name for p in policies], decisions, seconds)

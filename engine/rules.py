@@ -134,9 +134,8 @@ def new_game(setup: GameSetup) -> GameState:
     extra = [{}, {"money": 1}, {"coal": 1}, {"money": 1, "coal": 1}]
     for i, p in enumerate(players):
         p.deck = [c["id"] for c in C.PARTNERS if c["tier"] == "S" and c["deck"] == p.colour]
-        p.deck.append(dealt[i])
-        st.rng = rng.shuffle(st.rng, p.deck)
-        _draw_cards(st, p, 4)
+        if not setup.draft_tier1:
+            _join_deck(st, p, dealt[i])
         p.money, p.coal, p.brass, p.books = 4, 1, 1, 1
         for res, amount in extra[i].items():
             setattr(p, res, getattr(p, res) + amount)
@@ -144,9 +143,38 @@ def new_game(setup: GameSetup) -> GameState:
         p.steam = C.STEAM_START
         p.gear_supply = list(C.START_GEARS)
     st.log.append(f"Game set up for {n} players; {players[0].name} is the first player.")
+    if setup.draft_tier1:
+        # Experienced players draft the dealt tier 1 cards in reverse turn order (rulebook, Setup).
+        st.ctx = {"draft": dealt}
+        steps: list[Step | str] = []
+        for seat in reversed(range(n)):
+            steps += [{"op": "set_seat", "seat": seat}, "draft"]
+        push(st, *steps, {"op": "set_seat", "seat": 0})
     st.undo_floor = 0
     run(st)
     return st
+
+
+def _join_deck(st: GameState, p: PlayerState, tier1_card: str) -> None:
+    """Shuffle the tier 1 card into the starting deck and draw the opening hand of four."""
+    p.deck.append(tier1_card)
+    st.rng = rng.shuffle(st.rng, p.deck)
+    _draw_cards(st, p, 4)
+
+
+def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
+    st.current = step["seat"]
+
+
+def choices_draft(st: GameState, step: Step) -> Choices:
+    return [(f"draft:{c}", _partner_label(c)) for c in st.ctx["draft"]]
+
+
+def resolve_draft(st: GameState, step: Step, choice: str) -> None:
+    card = choice[6:]
+    st.ctx["draft"].remove(card)
+    _join_deck(st, st.me, card)
+    _say(st, f"drafts {partner_name(card)}.")
 
 
 def replay(setup: GameSetup, choices: list[str]) -> GameState:

@@ -61,6 +61,7 @@ class GameSetup:
     names: list[str] = field(default_factory=list)
     shuffle_seats: bool = True  # seat order and first player drawn from the seed
     random_setup: bool = True  # False: the standard setup printed on the board
+    draft_tier1: bool = False  # experienced players draft the tier 1 cards in reverse turn order
     max_rounds: int = 40  # designed safeguard so every game ends; real games take ~18 rounds
 
     def __post_init__(self) -> None:

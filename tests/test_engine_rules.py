@@ -758,3 +758,47 @@ class TestAdvancedActions:
             choose(st, ids(st)[0])
         assert kind(st) == "play_free"
         assert {f"play:{c}" for c in p.hand} <= set(ids(st))
+
+
+class TestSetup:
+    def test_starting_resources_by_seat(self) -> None:
+        # rulebook, Setup: £4, 1 Coal, 1 Brass, 1 Book; 2nd +£1, 3rd +1 Coal, 4th +£1 +1 Coal.
+        st = fresh(players=4)
+        got = [(p.money, p.coal, p.brass, p.books) for p in st.players]
+        assert got == [(4, 1, 1, 1), (5, 1, 1, 1), (4, 2, 1, 1), (5, 2, 1, 1)]
+        assert all(len(p.hand) == 4 and len(p.supply()) == 8 for p in st.players)
+        assert all(sorted(p.gear_supply) == ["add", "sub", "sub"] for p in st.players)
+
+    def test_dice_removed_by_player_count(self) -> None:
+        # rulebook, Setup: 3 players remove 1 die of each colour, 2 players 2 of each.
+        for players, per_colour in ((2, 8), (3, 9), (4, 10)):
+            st = fresh(players=players)
+            dice = st.bag + [d[0] for space in st.workshop for d in space]
+            assert all(dice.count(c) == per_colour for c in C.DIE_COLOURS)
+            assert all(len(space) == 3 for space in st.workshop)
+
+    def test_tier1_deck_is_six_cards_under_four_players(self) -> None:
+        # rulebook, Setup: with fewer than 4 players the tier 1 deck is cut to 6 cards.
+        from engine import board as B
+
+        for players in (2, 3, 4):
+            st = fresh(players=players)
+            tier1 = [
+                c for c in st.partner_deck + st.partner_display if c and B.PARTNER[c]["tier"] == 1
+            ]
+            assert len(tier1) == 6
+            assert st.partner_display == [
+                c for c in st.partner_display if B.PARTNER[c]["tier"] == 1
+            ]
+
+    def test_draft_in_reverse_turn_order(self) -> None:
+        # rulebook, Setup: experienced players may draft the tier 1 cards in reverse turn order.
+        from engine import GameSetup, new_game
+
+        st = new_game(GameSetup(players=3, seed=4, draft_tier1=True))
+        assert kind(st) == "draft" and st.current == 2
+        choose(st, ids(st)[0])
+        assert st.current == 1 and len(ids(st)) == 2
+        choose(st, ids(st)[1])
+        assert kind(st) == "turn" and st.current == 0  # the last card went to seat 0 at once
+        assert all(len(p.supply()) == 8 and len(p.hand) == 4 for p in st.players)

@@ -1,0 +1,57 @@
+"""Fixtures for the bot tests: a bot on a temporary database, driven by simcord.
+
+``simcord_env`` (simcord's pytest plugin) asks for ``simcord_bot``; ``make_bot`` builds the fresh
+bot objects a restart needs, and every bot made here is closed at teardown (an open aiosqlite
+connection would otherwise keep the test process alive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import AdaBot, create_bot
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ada.db"
+
+
+@pytest.fixture
+async def make_bot(db_path: Path) -> Any:
+    made: list[AdaBot] = []
+
+    def make(**kwargs: Any) -> AdaBot:
+        options: dict[str, Any] = {
+            "images": False,
+            "ai_delay": 0.0,
+            "reminder_interval": 600.0,
+            "seed": 7,
+        }
+        options.update(kwargs)
+        bot = create_bot(db_path, **options)
+        made.append(bot)
+        return bot
+
+    yield make
+    for bot in made:
+        if not bot.is_closed() or bot.ada.store is not None:
+            try:
+                await bot.close()
+            except Exception:
+                pass
+
+
+@pytest.fixture
+def bot_options() -> dict[str, Any]:
+    """Override in a test module to change the options of the first bot."""
+    return {}
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[..., AdaBot], bot_options: dict[str, Any]) -> AdaBot:
+    return make_bot(**bot_options)

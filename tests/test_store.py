@@ -1,0 +1,390 @@
+"""Game store: lobby, play, undo, messages, reminders, settings."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engine import GameSetup, IllegalChoice, new_game, replay
+from store import (
+    CannotUndo,
+    GameNotActive,
+    GameNotFound,
+    LobbyError,
+    NotYourTurn,
+    StaleMove,
+    Store,
+    StoreError,
+)
+from store.testing import pick, play, started_game
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "game.db")
+    yield s
+    await s.close()
+
+
+class TestOpen:
+    async def test_wal_and_foreign_keys(self, store):
+        async with store._lock:
+            async with store._db.execute("PRAGMA journal_mode") as cur:
+                assert (await cur.fetchone())[0] == "wal"
+            async with store._db.execute("PRAGMA foreign_keys") as cur:
+                assert (await cur.fetchone())[0] == 1
+
+    async def test_default_path_from_env(self, tmp_path, monkeypatch):
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "sub" / "x.db"))
+        s = await Store.open()
+        await s.close()
+        assert (tmp_path / "sub" / "x.db").is_file()
+
+    async def test_default_path_from_dotenv_file(self, tmp_path, monkeypatch):
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.delenv("DATABASE_PATH", raising=False)
+        (tmp_path / ".env").write_text("DATABASE_PATH=from_dotenv.db\n")
+        s = await Store.open()
+        await s.close()
+        assert (tmp_path / "from_dotenv.db").is_file()
+        monkeypatch.delenv("DATABASE_PATH", raising=False)
+
+    async def test_naive_datetime_refused(self, store):
+        with pytest.raises(ValueError):
+            await store.create_game(1, 2, 3, now=datetime(2026, 1, 1))
+
+
+class TestLobby:
+    async def test_create_and_get(self, store):
+        gid = await store.create_game(1, 2, 3, {"players": 3, "reminder_hours": 6}, now=T0)
+        rec = await store.get_game(gid)
+        assert (rec.guild_id, rec.channel_id, rec.creator_id) == (1, 2, 3)
+        assert rec.status == "lobby" and rec.options == {"players": 3, "reminder_hours": 6}
+        assert rec.created_at == T0 and rec.seats == () and rec.seq == 0
+
+    async def test_missing_game(self, store):
+        with pytest.raises(GameNotFound):
+            await store.get_game(999)
+
+    async def test_seats_and_thread(self, store):
+        gid = await store.create_game(1, 2, 3, {"players": 3})
+        await store.set_thread(gid, 77)
+        a = await store.add_seat(gid, name="alice", user_id=10)
+        b = await store.add_seat(gid, name="alice", user_id=11)  # name clash gets a suffix
+        ai = await store.add_seat(gid, name="AI", is_ai=True, ai_policy="greedy")
+        assert (a.name, b.name) == ("alice", "alice 2")
+        assert ai.is_ai and ai.user_id is None and ai.ai_policy == "greedy"
+        assert [s.join_order for s in await store.seats(gid)] == [0, 1, 2]
+        rec = await store.get_game(gid)
+        assert rec.thread_id == 77
+        assert [g.id for g in await store.games_in_channel(77)] == [gid]
+        assert [g.id for g in await store.games_in_channel(2)] == [gid]
+
+    async def test_seat_rules(self, store):
+        gid = await store.create_game(1, 2, 3, {"players": 2})
+        await store.add_seat(gid, name="alice", user_id=10)
+        with pytest.raises(LobbyError, match="already in"):
+            await store.add_seat(gid, name="alice again", user_id=10)
+        await store.add_seat(gid, name="bob", user_id=11)
+        with pytest.raises(LobbyError, match="full"):
+            await store.add_seat(gid, name="carol", user_id=12)
+        assert await store.remove_seat(gid, user_id=11)
+        assert not await store.remove_seat(gid, user_id=11)
+        ai = await store.add_seat(gid, name="AI", is_ai=True)
+        assert await store.remove_seat(gid, join_order=ai.join_order)
+        with pytest.raises(ValueError):
+            await store.add_seat(gid, name="nobody")
+
+    async def test_start_maps_turn_order(self, store):
+        gid = await store.create_game(1, 2, 3, {"players": 3})
+        for i, name in enumerate(["alice", "bob", "carol"]):
+            await store.add_seat(gid, name=name, user_id=10 + i)
+        state = await store.start_game(gid, 42)
+        expected = new_game(GameSetup(players=3, seed=42, names=["alice", "bob", "carol"]))
+        assert state.digest() == expected.digest()
+        rec = await store.get_game(gid)
+        assert rec.status == "active" and rec.seed == 42 and rec.started_at is not None
+        for seat in rec.seats:
+            assert state.seat_names[seat.turn_index] == seat.name
+        assert rec.seat_at(0).name == state.seat_names[0]
+        assert rec.seat_of(10) == state.seat_names.index("alice")
+        assert [s.name for s in rec.seats_in_turn_order] == state.seat_names
+        assert (await store.load_setup(gid)).seed == 42
+        with pytest.raises(LobbyError):
+            await store.add_seat(gid, name="late", user_id=99)
+        with pytest.raises(LobbyError):
+            await store.start_game(gid, 1)
+
+    async def test_start_with_too_few_players_is_refused(self, store):
+        gid = await store.create_game(1, 2, 3, {"players": 3})
+        await store.add_seat(gid, name="alone", user_id=10)
+        with pytest.raises(LobbyError, match="can't start"):
+            await store.start_game(gid, 1)
+        rec = await store.get_game(gid)
+        assert rec.status == "lobby" and rec.seats[0].turn_index is None
+
+    async def test_cancel(self, store):
+        gid, _ = await started_game(store)
+        await store.schedule_reminder(gid, 1000, T0, 0)
+        await store.cancel_game(gid)
+        await store.cancel_game(gid)  # idempotent
+        assert (await store.get_game(gid)).status == "cancelled"
+        assert [r.status for r in await store.reminders(gid)] == ["cancelled"]
+        with pytest.raises(GameNotActive):
+            await store.apply_choice(gid, 0, 0, "x")
+
+    async def test_listing_filters(self, store):
+        g1, _ = await started_game(store, guild_id=5, channel_id=50, first_user=1)
+        g2 = await store.create_game(5, 51, 2)
+        await store.add_seat(g2, name="u1", user_id=1)
+        g3 = await store.create_game(6, 60, 9)
+        await store.cancel_game(g3)
+        assert [g.id for g in await store.games_in_guild(5)] == [g1, g2]
+        assert [g.id for g in await store.games_in_guild(6)] == []
+        assert [g.id for g in await store.games_in_guild(6, statuses=None)] == [g3]
+        assert [g.id for g in await store.games_for_user(1)] == [g1, g2]
+        assert [g.id for g in await store.games_for_user(1, statuses=["lobby"])] == [g2]
+        assert await store.game_ids() == [g1, g2, g3]
+        with pytest.raises(ValueError):
+            await store.games_in_guild(5, statuses=["nonsense"])
+
+
+class TestPlay:
+    async def test_round_trip_of_a_whole_game(self, store, tmp_path):
+        gid, state = await started_game(store, seed=7)
+        rng = random.Random(3)
+        applied: list[str] = []
+        seq = 0
+        while not state.is_over:
+            seat, choice = pick(state, rng)
+            state = await store.apply_choice(gid, seq, seat, choice)
+            applied.append(choice)
+            seq += 1
+        assert seq > 10
+        await store.close()
+        # Reopen from disk: the state, choices and status all come back.
+        again = await Store.open(tmp_path / "game.db")
+        try:
+            loaded, loaded_seq = await again.load_state(gid)
+            assert loaded_seq == seq and loaded.digest() == state.digest()
+            assert [c.choice_id for c in await again.choices(gid)] == applied
+            assert [c.seq for c in await again.choices(gid)] == list(range(seq))
+            setup = await again.load_setup(gid)
+            assert replay(setup, applied).digest() == state.digest()
+            rec = await again.get_game(gid)
+            assert rec.status == "finished" and rec.finished_at is not None and rec.seq == seq
+            check = await again.verify_game(gid)
+            assert check.ok, check.problem
+            async with again._tx(write=False) as db:
+                rows = await again._all(db, "SELECT seq FROM snapshots WHERE game_id = ?", (gid,))
+            assert sorted(r[0] for r in rows) == [0, seq]  # finished: first and final only
+            with pytest.raises(GameNotActive, match="over"):
+                await again.apply_choice(gid, seq, 0, "x")
+        finally:
+            await again.close()
+
+    async def test_stale_seq_rejected_and_nothing_changes(self, store):
+        gid, state = await started_game(store)
+        seat, choice = pick(state, random.Random(1))
+        await store.apply_choice(gid, 0, seat, choice)
+        before = await store.choices(gid)
+        with pytest.raises(StaleMove, match="earlier turn"):
+            await store.apply_choice(gid, 0, seat, choice)
+        with pytest.raises(StaleMove):
+            await store.apply_choice(gid, 5, seat, choice)
+        assert await store.choices(gid) == before
+        assert (await store.load_state(gid))[1] == 1
+
+    async def test_not_your_turn(self, store):
+        gid, state = await started_game(store)
+        seat, choice = pick(state, random.Random(1))
+        with pytest.raises(NotYourTurn):
+            await store.apply_choice(gid, 0, (seat + 1) % 3, choice)
+        assert await store.choices(gid) == []
+
+    async def test_illegal_choice_passes_through_and_changes_nothing(self, store):
+        gid, state = await started_game(store)
+        with pytest.raises(IllegalChoice):
+            await store.apply_choice(gid, 0, state.decision.player, "no-such-choice")
+        loaded, seq = await store.load_state(gid)
+        assert seq == 0 and loaded.digest() == state.digest()
+        assert await store.choices(gid) == []
+
+    async def test_lobby_game_cannot_be_played(self, store):
+        gid = await store.create_game(1, 2, 3)
+        with pytest.raises(GameNotActive, match="hasn't started"):
+            await store.load_state(gid)
+        with pytest.raises(GameNotActive):
+            await store.apply_choice(gid, 0, 0, "x")
+
+    async def test_snapshots_keep_latest_and_checkpoints(self, store):
+        from store import CHECKPOINT_EVERY
+
+        gid, _ = await started_game(store)
+        state = await play(store, gid, random.Random(5), moves=CHECKPOINT_EVERY + 3)
+        n = len(state.history)
+        async with store._tx(write=False) as db:
+            seqs = [
+                r[0]
+                for r in await store._all(db, "SELECT seq FROM snapshots WHERE game_id = ?", (gid,))
+            ]
+        assert sorted(seqs) == sorted({0, CHECKPOINT_EVERY, n} & set(range(n + 1)))
+
+    async def test_errors_have_friendly_messages(self):
+        assert "earlier turn" in str(StaleMove())
+        assert str(NotYourTurn()) == "It isn't your turn."
+        assert isinstance(StaleMove(), StoreError)
+
+
+class TestUndo:
+    async def _game_with_undoable_move(self, store):
+        """Find a seed/moves where the last move can be undone (engine allows it)."""
+        rng = random.Random(11)
+        for seed in range(40):
+            gid, state = await started_game(store, seed=seed, channel_id=seed)
+            for _ in range(30):
+                seat, choice = pick(state, rng)
+                state = await store.apply_choice(gid, len(state.history), seat, choice)
+                if state.is_over:
+                    break
+                n = len(state.history)
+                if n - 1 >= state.undo_floor and state.current_player == seat:
+                    return gid, state, seat
+        pytest.skip("no undoable move found")
+
+    async def test_undo_replays_without_last_choice_and_keeps_the_row(self, store):
+        gid, state, seat = await self._game_with_undoable_move(store)
+        n = len(state.history)
+        previous = await store.undo(gid, n, seat)
+        setup = await store.load_setup(gid)
+        assert previous.digest() == replay(setup, state.history[:-1]).digest()
+        loaded, seq = await store.load_state(gid)
+        assert seq == n - 1 and loaded.digest() == previous.digest()
+        rows = await store.choices(gid, include_undone=True)
+        assert len(rows) == n and rows[-1].undone_at is not None
+        assert len(await store.choices(gid)) == n - 1
+        # A double click on "undo" is stale, not a second undo.
+        with pytest.raises(StaleMove):
+            await store.undo(gid, n, seat)
+        # Play on from there: a new live row with the same seq, and the audit still holds.
+        s2, c2 = pick(previous, random.Random(99))
+        await store.apply_choice(gid, n - 1, s2, c2)
+        assert [c.seq for c in await store.choices(gid)] == list(range(n))
+        assert (await store.verify_game(gid)).ok
+
+    async def test_undo_by_other_player_or_at_start_refused(self, store):
+        gid, state = await started_game(store)
+        with pytest.raises(CannotUndo, match="nothing"):
+            await store.undo(gid, 0, state.decision.player)
+        seat, choice = pick(state, random.Random(1))
+        await store.apply_choice(gid, 0, seat, choice)
+        with pytest.raises(CannotUndo, match="Only the player"):
+            await store.undo(gid, 1, (seat + 1) % 3)
+
+    async def test_choice_rows_are_append_only(self, store):
+        import sqlite3
+
+        gid, state = await started_game(store)
+        seat, choice = pick(state, random.Random(1))
+        await store.apply_choice(gid, 0, seat, choice)
+        for sql in ("DELETE FROM choices", "UPDATE choices SET choice_id = 'x'"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                async with store._tx() as db:
+                    await db.execute(sql)
+        assert len(await store.choices(gid)) == 1
+
+
+class TestMessages:
+    async def test_record_and_latest(self, store):
+        gid = await store.create_game(1, 2, 3)
+        assert await store.latest_message(gid, "board") is None
+        await store.record_message(gid, "board", 2, 501, 0, now=T0)
+        await store.record_message(gid, "lobby", 2, 502)
+        await store.record_message(gid, "board", 2, 503, 1)
+        latest = await store.latest_message(gid, "board")
+        assert (latest.message_id, latest.seq, latest.channel_id) == (503, 1, 2)
+        assert [m.message_id for m in await store.messages(gid)] == [501, 502, 503]
+        assert [m.message_id for m in await store.messages(gid, "board")] == [501, 503]
+        assert (await store.messages(gid))[0].created_at == T0
+        with pytest.raises(GameNotFound):
+            await store.record_message(999, "board", 2, 1)
+
+
+class TestReminders:
+    async def test_schedule_due_sent_and_attempts(self, store):
+        gid, state = await started_game(store)
+        user = 1000
+        r1 = await store.schedule_reminder(gid, user, T0 + timedelta(hours=12), 0, now=T0)
+        assert r1.attempt == 1 and r1.status == "pending"
+        assert await store.due_reminders(T0) == []
+        due = await store.due_reminders(T0 + timedelta(hours=12))
+        assert [r.id for r in due] == [r1.id] and due[0].due_at == T0 + timedelta(hours=12)
+        await store.mark_reminder_sent(r1.id, now=T0 + timedelta(hours=12))
+        assert await store.due_reminders(T0 + timedelta(days=1)) == []
+        r2 = await store.schedule_reminder(gid, user, T0 + timedelta(hours=36), 0)
+        assert r2.attempt == 2  # backoff count for the same turn
+        r3 = await store.schedule_reminder(gid, user, T0 + timedelta(hours=40), 0)
+        assert r3.attempt == 2  # replacing a pending one doesn't count
+        statuses = [r.status for r in await store.reminders(gid)]
+        assert statuses == ["sent", "cancelled", "pending"]
+        assert (await store.reminders(gid))[0].sent_at == T0 + timedelta(hours=12)
+
+    async def test_a_move_cancels_pending_reminders(self, store):
+        gid, state = await started_game(store)
+        await store.schedule_reminder(gid, 1000, T0, 0)
+        seat, choice = pick(state, random.Random(1))
+        await store.apply_choice(gid, 0, seat, choice)
+        assert await store.due_reminders(T0 + timedelta(days=1)) == []
+        assert [r.status for r in await store.reminders(gid)] == ["cancelled"]
+
+    async def test_stale_seq_reminders_are_not_due(self, store):
+        gid, _ = await started_game(store)
+        await store.schedule_reminder(gid, 1000, T0, 5)  # seq the game isn't at
+        assert await store.due_reminders(T0) == []
+
+    async def test_opted_out_users_are_not_reminded(self, store):
+        gid, _ = await started_game(store)
+        await store.schedule_reminder(gid, 1000, T0, 0)
+        await store.schedule_reminder(gid, 1001, T0, 0)
+        await store.set_user_settings(1000, reminders_enabled=False)
+        assert [r.user_id for r in await store.due_reminders(T0)] == [1001]
+
+    async def test_cancel_for_one_user(self, store):
+        gid, _ = await started_game(store)
+        await store.schedule_reminder(gid, 1000, T0, 0)
+        await store.schedule_reminder(gid, 1001, T0, 0)
+        assert await store.cancel_reminders(gid, 1000) == 1
+        assert [r.user_id for r in await store.due_reminders(T0)] == [1001]
+        assert await store.cancel_reminders(gid) == 1
+
+
+class TestSettings:
+    async def test_guild_defaults_and_update(self, store):
+        g = await store.guild_settings(5)
+        assert (g.reminder_hours, g.ping_mode) == (12.0, "channel")
+        await store.set_guild_settings(5, reminder_hours=6)
+        await store.set_guild_settings(5, ping_mode="dm")
+        g = await store.guild_settings(5)
+        assert (g.reminder_hours, g.ping_mode) == (6.0, "dm")
+        with pytest.raises(StoreError):
+            await store.set_guild_settings(5, reminder_hours=0)
+        with pytest.raises(StoreError):
+            await store.set_guild_settings(5, ping_mode="carrier pigeon")
+
+    async def test_user_settings_and_effective_policy(self, store):
+        u = await store.user_settings(7)
+        assert u.reminders_enabled and u.ping_mode is None and u.reminder_hours is None
+        await store.set_guild_settings(5, reminder_hours=8)
+        assert await store.reminder_policy(5, 7) == (True, "channel", 8.0)
+        await store.set_user_settings(7, ping_mode="dm", reminder_hours=2)
+        await store.set_user_settings(7, reminders_enabled=False)
+        u = await store.user_settings(7)
+        assert (u.reminders_enabled, u.ping_mode, u.reminder_hours) == (False, "dm", 2.0)
+        assert await store.reminder_policy(5, 7) == (False, "dm", 2.0)
+        await store.set_user_settings(7, ping_mode=None)  # back to following the guild
+        assert (await store.user_settings(7)).ping_mode is None

@@ -1,0 +1,292 @@
+"""Double applies (tasks, connections, processes) and a process killed mid-game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from store import StaleMove, Store
+from store.testing import pick, started_game
+
+
+def child_env() -> dict[str, str]:
+    """The child sees exactly the modules the test process sees."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return env
+
+
+class TestDoubleApply:
+    async def test_two_concurrent_tasks_one_wins(self, tmp_path):
+        store = await Store.open(tmp_path / "g.db")
+        try:
+            gid, state = await started_game(store)
+            seat, choice = pick(state, random.Random(1))
+            results = await asyncio.gather(
+                store.apply_choice(gid, 0, seat, choice),
+                store.apply_choice(gid, 0, seat, choice),
+                return_exceptions=True,
+            )
+            assert sum(isinstance(r, StaleMove) for r in results) == 1
+            assert sum(not isinstance(r, BaseException) for r in results) == 1
+            assert len(await store.choices(gid)) == 1
+            assert (await store.load_state(gid))[1] == 1
+        finally:
+            await store.close()
+
+    async def test_two_connections_race_many_times(self, tmp_path):
+        """Two Store objects = two SQLite connections on their own threads, like two
+        processes: for every move both try; exactly one wins each time."""
+        a = await Store.open(tmp_path / "g.db")
+        b = await Store.open(tmp_path / "g.db")
+        try:
+            gid, state = await started_game(a)
+            rng = random.Random(2)
+            for seq in range(30):
+                seat, choice = pick(state, rng)
+                results = await asyncio.gather(
+                    a.apply_choice(gid, seq, seat, choice),
+                    b.apply_choice(gid, seq, seat, choice),
+                    return_exceptions=True,
+                )
+                wins = [r for r in results if not isinstance(r, BaseException)]
+                assert len(wins) == 1, results
+                assert all(isinstance(r, StaleMove) for r in results if r not in wins)
+                state = wins[0]
+                if state.is_over:
+                    break
+            assert [c.seq for c in await b.choices(gid)] == list(range(len(state.history)))
+            assert (await b.verify_game(gid)).ok
+        finally:
+            await a.close()
+            await b.close()
+
+    def test_two_processes_race(self, tmp_path):
+        path = tmp_path / "g.db"
+
+        async def setup() -> tuple[int, int, str]:
+            store = await Store.open(path)
+            try:
+                gid, state = await started_game(store)
+                seat, choice = pick(state, random.Random(1))
+                return gid, seat, choice
+            finally:
+                await store.close()
+
+        gid, seat, choice = asyncio.run(setup())
+        go = tmp_path / "go"
+        script = textwrap.dedent(
+            f"""
+            import asyncio, os, time
+            from store import Store, StaleMove
+            async def main():
+                store = await Store.open({str(path)!r})
+                while not os.path.exists({str(go)!r}):
+                    time.sleep(0.001)
+                try:
+                    await store.apply_choice({gid}, 0, {seat}, {choice!r})
+                    print("won")
+                except StaleMove:
+                    print("stale")
+                await store.close()
+            asyncio.run(main())
+            """
+        )
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", script],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=child_env(),
+                cwd=tmp_path,
+            )
+            for _ in range(3)
+        ]
+        time.sleep(0.5)
+        go.touch()
+        outs = [p.communicate(timeout=60) for p in procs]
+        assert all(p.returncode == 0 for p in procs), outs
+        assert sorted(o.strip() for o, _ in outs) == ["stale", "stale", "won"]
+        conn = sqlite3.connect(path)
+        assert conn.execute("SELECT COUNT(*) FROM choices").fetchone()[0] == 1
+        conn.close()
+
+
+CHILD = """
+import asyncio, random, sys
+from store import Store
+
+async def main(path, game_ids):
+    store = await Store.open(path)
+    rng = random.Random()
+    while True:
+        for gid in game_ids:
+            state, seq = await store.load_state(gid)
+            if state.is_over:
+                continue
+            d = state.decision
+            await store.apply_choice(gid, seq, d.player, rng.choice(d.choices).id)
+            print(gid, seq + 1, flush=True)   # printed only after the commit
+
+asyncio.run(main(sys.argv[1], [int(x) for x in sys.argv[2:]]))
+"""
+
+
+class TestCrash:
+    @pytest.mark.parametrize("kill_after", [7, 23, 61])
+    def test_sigkill_mid_game_loses_no_committed_move(self, tmp_path, kill_after):
+        path = tmp_path / "g.db"
+
+        async def setup() -> list[int]:
+            store = await Store.open(path)
+            try:
+                return [(await started_game(store, seed=s, channel_id=s))[0] for s in range(3)]
+            finally:
+                await store.close()
+
+        games = asyncio.run(setup())
+        script = tmp_path / "child.py"
+        script.write_text(CHILD)
+        committed: dict[int, int] = {g: 0 for g in games}
+        for round_ in range(3):  # killed three times, resumed each time
+            proc = subprocess.Popen(
+                [sys.executable, str(script), str(path), *map(str, games)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=child_env(),
+                cwd=tmp_path,
+            )
+            assert proc.stdout is not None
+            seen = 0
+            while seen < kill_after + round_:
+                line = proc.stdout.readline()
+                assert line, proc.stderr.read() if proc.stderr else "child died"
+                gid, seq = map(int, line.split())
+                committed[gid] = max(committed[gid], seq)
+                seen += 1
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+            assert proc.returncode == -signal.SIGKILL
+            proc.stdout.close()
+            proc.stderr.close()
+
+            conn = sqlite3.connect(path)
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            conn.close()
+
+            async def verify() -> None:
+                store = await Store.open(path)
+                try:
+                    assert await store.integrity_check() == []
+                    for gid in games:
+                        _, seq = await store.load_state(gid)
+                        assert seq >= committed[gid]  # every reported commit is there
+                        assert len(await store.choices(gid)) == seq
+                        check = await store.verify_game(gid)
+                        assert check.ok, check.problem
+                finally:
+                    await store.close()
+
+            asyncio.run(verify())
+
+
+HANG_IN_APPLY = """
+import asyncio, sys, time
+from store import Store
+from store import store as store_module
+
+async def hang(self, db, game_id, seq, state, ts):
+    # Called inside apply_choice's transaction, after the choice row was inserted.
+    print("inside", flush=True)
+    time.sleep(600)
+
+async def main(path, gid):
+    store = await Store.open(path)
+    state, seq = await store.load_state(gid)
+    store_module.Store._write_snapshot = hang
+    await store.apply_choice(gid, seq, state.decision.player, state.decision.choices[0].id)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+class TestKilledInsideTransaction:
+    def test_half_applied_move_vanishes(self, tmp_path):
+        path = tmp_path / "g.db"
+
+        async def setup() -> tuple[int, str]:
+            store = await Store.open(path)
+            try:
+                gid, state = await started_game(store)
+                for _ in range(5):
+                    seat, choice = pick(state, random.Random(len(state.history)))
+                    state = await store.apply_choice(gid, len(state.history), seat, choice)
+                return gid, state.digest()
+            finally:
+                await store.close()
+
+        gid, digest = asyncio.run(setup())
+        script = tmp_path / "hang.py"
+        script.write_text(HANG_IN_APPLY)
+        proc = subprocess.Popen(
+            [sys.executable, str(script), str(path), str(gid)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=child_env(),
+            cwd=tmp_path,
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "inside"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=30)
+
+        async def verify() -> None:
+            store = await Store.open(path)  # the killed writer's lock is gone
+            try:
+                state, seq = await store.load_state(gid)
+                assert seq == 5 and state.digest() == digest
+                assert len(await store.choices(gid, include_undone=True)) == 5
+                assert (await store.verify_game(gid)).ok
+                # and the game goes on
+                seat, choice = pick(state, random.Random(0))
+                await store.apply_choice(gid, 5, seat, choice)
+            finally:
+                await store.close()
+
+        asyncio.run(verify())
+
+
+class TestCancellation:
+    async def test_cancelled_apply_is_all_or_nothing_and_store_keeps_working(self, tmp_path):
+        store = await Store.open(tmp_path / "g.db")
+        try:
+            gid, state = await started_game(store)
+            rng = random.Random(4)
+            for yields in range(0, 40):
+                state, seq = await store.load_state(gid)
+                seat, choice = pick(state, rng)
+                task = asyncio.create_task(store.apply_choice(gid, seq, seat, choice))
+                for _ in range(yields):
+                    await asyncio.sleep(0)
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
+                _, after = await store.load_state(gid)
+                assert after in (seq, seq + 1)
+                assert len(await store.choices(gid)) == after
+            assert (await store.verify_game(gid)).ok
+        finally:
+            await store.close()
