@@ -617,9 +617,7 @@ def policy_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"ada-ai/{seed}/{seat}")
 
 
-def selfplay_game(
-    setup: Any, policies: list[Policy], max_decisions: int = 20000
-) -> GameRecord:
+def selfplay_game(setup: Any, policies: list[Policy], max_decisions: int = 20000) -> GameRecord:
     """Play a whole game from `setup` with one policy per seat (seat 0 is the first player)."""
     from engine.rules import new_game
 
@@ -638,5 +636,7 @@ def selfplay_game(
         decisions[seat] += 1
         st.apply(choice)
         if sum(decisions) > max_decisions:
-            raise RuntimeError(f"game of seed {setup.seed} did not end in {max_decisions} decisions")
+            raise RuntimeError(
+                f"game of seed {setup.seed} did not end in {max_decisions} decisions"
+            )
     return GameRecord(st, [p.name for p in policies], decisions, seconds)

@@ -250,6 +250,7 @@ def decision(st: GameState) -> Decision | None:
         prompt=prompt,
         choices=[Choice(i, label) for i, label in options],
         optional=any(i in ("skip", "done") for i, _ in options),
+        private=step["op"] in PRIVATE_DECISIONS,
     )
 
 
@@ -2019,6 +2020,9 @@ RESOLVE: dict[str, Any] = {
     for name, fn in list(globals().items())
     if name.startswith("resolve_")
 }
+
+# Decisions whose choices name cards in the player's hand (hidden information).
+PRIVATE_DECISIONS = frozenset({"partner_play", "play_free", "keep_eight", "hand_limit", "discard"})
 
 PROMPTS: dict[str, Any] = {
     "turn": "Your turn: take a die from the Workshop, or use a die from your Store for its action.",

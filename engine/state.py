@@ -50,6 +50,7 @@ class Decision:
     prompt: str
     choices: list[Choice]
     optional: bool = False  # a "skip" choice is among the choices
+    private: bool = False  # the choices show the player's hand: show them to that player only
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine import GameSetup, GameState, IllegalChoice, new_game, replay
+from engine.board import PARTNER
 from engine.rules import apply, legal_choices
 from tests.engine_helpers import random_game, random_states
 
@@ -128,3 +129,22 @@ class TestUndo:
                 back = replay(st.setup, st.history[:-1])
                 assert back.current == st.current
                 assert len(back.history) >= st.undo_floor
+
+
+class TestPrivateDecisions:
+    def test_decisions_naming_hand_cards_are_private(self) -> None:
+        # Hidden information: a choice naming a card in hand must only reach its owner.
+        seen = set()
+        for st in random_states(3, seed=21, every=1):
+            dec = st.decision
+            if dec is None:
+                continue
+            hand_names = {PARTNER[c]["name"] for c in st.me.hand}
+            names_hand = any(
+                c.id.split(":", 1)[-1] in st.me.hand and any(n in c.label for n in hand_names)
+                for c in dec.choices
+            )
+            if names_hand:
+                assert dec.private, dec.kind
+                seen.add(dec.kind)
+        assert seen  # the game met such decisions

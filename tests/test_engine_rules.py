@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine import GameState
 from engine import content as C
 from engine.mill import evaluate, line_value
-from engine.rules import choices_lecture, lecture_cost, legal_choices
+from engine.rules import choices_lecture, lecture_cost, legal_choices, university_prestige
 from engine.scoring import lectures, leftovers, lines, meetings, ranking, science_tokens
 from tests.engine_helpers import choose, fresh, ids, kind
 
