@@ -365,9 +365,7 @@ class TestTravel:
 
         st = fresh(players=3)
         st.university_discs["bristol"] = [0, 1, 2]
-        prestige = st.players and __import__("engine.rules").rules.university_prestige(
-            st, "bristol"
-        )
+        prestige = university_prestige(st, "bristol")
         assert travel(st, 0) == prestige + 4
         assert travel(st, 2) == prestige
 
