@@ -1,0 +1,501 @@
+"""Drawing primitives shared by the board, Mill and scorepad images.
+
+Everything here is pure: a `Canvas` owns its image, its font cache and the record of every
+text it placed (tests read that record to check that text fits its box and never overlaps).
+Fonts are the DejaVu TrueType files shipped in render/fonts, laid out with Pillow's BASIC
+engine so that the same state gives the same bytes on every machine.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FACES = {
+    (False, False): "DejaVuSans.ttf",
+    (True, False): "DejaVuSans-Bold.ttf",
+    (False, True): "DejaVuSansCondensed.ttf",
+    (True, True): "DejaVuSansCondensed-Bold.ttf",
+}
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
+
+# -- palette ------------------------------------------------------------------------------
+TABLE: RGB = (226, 215, 190)  # opaque "table" behind everything: reads in dark and light themes
+PANEL: RGB = (250, 246, 236)
+PANEL_ALT: RGB = (239, 232, 214)
+INK: RGB = (33, 28, 22)
+MUTED: RGB = (105, 96, 84)
+LINE: RGB = (72, 62, 50)
+WHITE: RGB = (255, 255, 255)
+HILITE: RGB = (255, 214, 64)
+GOOD: RGB = (30, 120, 50)
+BAD: RGB = (170, 30, 30)
+
+# Die colours, with the ink used for pips and the colour letter (the colour-blind cue).
+DIE_FILL: dict[str, RGB] = {
+    "Y": (245, 200, 50),
+    "B": (44, 108, 206),
+    "G": (46, 150, 72),
+    "P": (139, 76, 182),
+    "K": (158, 158, 158),
+}
+DIE_INK: dict[str, RGB] = {
+    "Y": INK,
+    "B": WHITE,
+    "G": WHITE,
+    "P": WHITE,
+    "K": INK,
+}
+# Action-area / Research-track colours (same letters as dice).
+AREA_FILL = DIE_FILL
+
+PLAYER_FILL: dict[str, RGB] = {
+    "red": (214, 40, 57),
+    "lime": (150, 206, 60),
+    "sky": (86, 190, 240),
+    "purple": (120, 82, 196),
+}
+PLAYER_INK: dict[str, RGB] = {"red": WHITE, "lime": INK, "sky": INK, "purple": WHITE}
+
+GEAR_FILL: dict[str, RGB] = {"+": (214, 172, 60), "-": (150, 170, 186), "x": (196, 118, 64)}
+
+ELLIPSIS = "\u2026"
+
+
+def shade(c: RGB, f: float) -> RGB:
+    """Darken (f < 1) or lighten towards white (f > 1)."""
+    if f <= 1:
+        return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+    t = f - 1
+    return (
+        int(c[0] + (255 - c[0]) * t),
+        int(c[1] + (255 - c[1]) * t),
+        int(c[2] + (255 - c[2]) * t),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TextItem:
+    """One piece of text the canvas drew: the box it had to fit, and where its ink went."""
+
+    text: str  # what was asked for
+    shown: str  # what was drawn (lines joined by newlines; may end in an ellipsis)
+    box: Box
+    bbox: Box  # union of the drawn lines' ink boxes
+    size: int
+    clipped: bool  # shortened with an ellipsis
+    kind: str  # "label" (checked for overlaps) or "glyph" (a mark inside a token)
+
+
+class Canvas:
+    def __init__(self, width: int, height: int, background: RGB = TABLE) -> None:
+        self.im = Image.new("RGB", (width, height), background)
+        self.d = ImageDraw.Draw(self.im)
+        self.width = width
+        self.height = height
+        self._fonts: dict[tuple[int, bool, bool], ImageFont.FreeTypeFont] = {}
+        self.texts: list[TextItem] = []
+        self._metric_cache: dict[tuple[int, bool, bool], tuple[int, int]] = {}
+        self._len_cache: dict[tuple[str, int, bool, bool], float] = {}
+        self._glyphs: dict[tuple[str, int, bool], tuple[Image.Image, int, int]] = {}
+
+    # -- fonts and measuring ----------------------------------------------------------------
+    def font(self, size: int, bold: bool = False, cond: bool = False) -> ImageFont.FreeTypeFont:
+        key = (size, bold, cond)
+        f = self._fonts.get(key)
+        if f is None:
+            f = ImageFont.truetype(
+                str(FONT_DIR / FACES[(bold, cond)]),
+                size,
+                layout_engine=ImageFont.Layout.BASIC,
+            )
+            self._fonts[key] = f
+        return f
+
+    def _len(self, text: str, size: int, bold: bool, cond: bool) -> float:
+        key = (text, size, bold, cond)
+        w = self._len_cache.get(key)
+        if w is None:
+            w = self._len_cache[key] = self.font(size, bold, cond).getlength(text)
+        return w
+
+    def width_of(self, text: str, size: int, bold: bool = False, cond: bool = False) -> float:
+        return self.font(size, bold, cond).getlength(text)
+
+    @staticmethod
+    def line_height(size: int) -> int:
+        return int(math.ceil(size * 1.2))
+
+    # -- text -------------------------------------------------------------------------------
+    def _band(self, size: int, bold: bool, cond: bool) -> tuple[int, int]:
+        """Vertical ink extent of a line (top, bottom) relative to where it is drawn."""
+        key = (size, bold, cond)
+        m = self._metric_cache.get(key)
+        if m is None:
+            _, top, _, bottom = self.font(size, bold, cond).getbbox("HÉbdfghjklpqy|(")
+            m = self._metric_cache[key] = (top, bottom)
+        return m
+
+    def text(
+        self,
+        box: Box,
+        text: str,
+        size: int,
+        *,
+        min_size: int | None = None,
+        bold: bool = False,
+        fill: RGB = INK,
+        align: str = "center",
+        valign: str = "middle",
+        wrap: bool = True,
+        max_lines: int | None = None,
+        kind: str = "label",
+    ) -> TextItem:
+        """Draw text inside box: wrap, then shrink (down to min_size, trying the condensed
+        face at each size), and only then cut the last line with an ellipsis."""
+        x0, y0, x1, y1 = box
+        bw, bh = x1 - x0, y1 - y0
+        if min_size is None:
+            min_size = max(9, min(size, 11))
+
+        def room_for(s: int, cond: bool) -> int:
+            top, bottom = self._band(s, bold, cond)
+            ink = bottom - top
+            if ink > bh:
+                return 0
+            n = 1 + (bh - ink) // self.line_height(s) if wrap else 1
+            return min(n, max_lines) if max_lines else n
+
+        chosen: tuple[int, bool, list[str]] | None = None
+        for s in range(size, min_size - 1, -1):
+            for cond in (False, True):
+                room = room_for(s, cond)
+                if room == 0:
+                    continue
+                lines = self._wrap(text, s, bold, cond, bw, room)
+                if lines is not None:
+                    chosen = (s, cond, lines)
+                    break
+            if chosen:
+                break
+        clipped = False
+        if chosen is None:
+            s = min_size
+            room = max(1, room_for(s, True))
+            lines = self._wrap_loose(text, s, bold, True, bw)
+            if len(lines) > room:
+                lines = lines[:room]
+                lines[-1] = lines[-1] + ELLIPSIS
+            lines = [self._ellipsise(line, s, bold, True, bw) for line in lines]
+            clipped = True
+            chosen = (s, True, lines)
+        s, cond, lines = chosen
+        f = self.font(s, bold, cond)
+        lh = self.line_height(s)
+        band_top, band_bottom = self._band(s, bold, cond)
+        total = (len(lines) - 1) * lh + (band_bottom - band_top)
+        if valign == "top":
+            y = y0
+        elif valign == "bottom":
+            y = y1 - total
+        else:
+            y = y0 + (bh - total) // 2
+        bx0, by0, bx1, by1 = x1, y1, x0, y0
+        for line in lines:
+            w = f.getlength(line)
+            if align == "left":
+                x = x0
+            elif align == "right":
+                x = x1 - w
+            else:
+                x = x0 + (bw - w) / 2
+            x = int(round(x))
+            self.d.text((x, y - band_top), line, font=f, fill=fill)
+            if line:
+                bx0 = min(bx0, x)
+                by0 = min(by0, y)
+                bx1 = max(bx1, x + int(math.ceil(w)))
+                by1 = max(by1, y + band_bottom - band_top)
+            y += lh
+        if bx1 < bx0:
+            bx0, by0, bx1, by1 = x0, y0, x0, y0
+        item = TextItem(
+            text=text,
+            shown="\n".join(lines),
+            box=box,
+            bbox=(bx0, by0, bx1, by1),
+            size=s,
+            clipped=clipped or "\n".join(lines).replace("\n", " ") != " ".join(text.split()),
+            kind=kind,
+        )
+        self.texts.append(item)
+        return item
+
+    def _wrap(
+        self, text: str, size: int, bold: bool, cond: bool, width: int, room: int
+    ) -> list[str] | None:
+        """Greedy word wrap; None if it needs more than `room` lines or a word is too wide.
+
+        Words are measured once and lines summed from them; each final line is then measured
+        whole (kerning) and, if the sum was optimistic, wrapped again exactly."""
+        f = self.font(size, bold, cond)
+        paras = text.split("\n")
+        if len(paras) > room:
+            return None
+        sp = self._len(" ", size, bold, cond)
+        if len(paras) == 1:
+            whole = f.getlength(text)
+            if whole <= width:
+                return [text]
+            if room == 1:
+                return None
+            if (whole - len(text.split()) * sp) / width > room:
+                return None
+        lines: list[str] = []
+        for para in paras:
+            words = para.split()
+            if not words:
+                lines.append("")
+                continue
+            widths = [self._len(w, size, bold, cond) for w in words]
+            if max(widths) > width:
+                return None
+            current, cw = words[0], widths[0]
+            for word, ww in zip(words[1:], widths[1:], strict=True):
+                if cw + sp + ww <= width:
+                    current, cw = current + " " + word, cw + sp + ww
+                else:
+                    lines.append(current)
+                    if len(lines) >= room:
+                        return None
+                    current, cw = word, ww
+            lines.append(current)
+            if len(lines) > room:
+                return None
+        for line in lines:
+            if " " in line and f.getlength(line) > width:
+                return self._wrap_exact(text, f, width, room)
+        return lines
+
+    @staticmethod
+    def _wrap_exact(
+        text: str, f: ImageFont.FreeTypeFont, width: int, room: int
+    ) -> list[str] | None:
+        lines: list[str] = []
+        for para in text.split("\n"):
+            words = para.split()
+            if not words:
+                lines.append("")
+                continue
+            current = words[0]
+            for word in words[1:]:
+                trial = current + " " + word
+                if f.getlength(trial) <= width:
+                    current = trial
+                else:
+                    lines.append(current)
+                    current = word
+            lines.append(current)
+        ok = len(lines) <= room and all(f.getlength(line) <= width for line in lines)
+        return lines if ok else None
+
+    def _wrap_loose(self, text: str, size: int, bold: bool, cond: bool, width: int) -> list[str]:
+        """Word wrap that never fails: a word too wide for a line is cut with an ellipsis."""
+        f = self.font(size, bold, cond)
+        lines: list[str] = []
+        for para in text.split("\n"):
+            current = ""
+            for word in para.split():
+                if f.getlength(word) > width:
+                    word = self._ellipsise(word, size, bold, cond, width)
+                trial = f"{current} {word}" if current else word
+                if f.getlength(trial) <= width:
+                    current = trial
+                else:
+                    lines.append(current)
+                    current = word
+            lines.append(current)
+        return lines
+
+    def _ellipsise(self, line: str, size: int, bold: bool, cond: bool, width: int) -> str:
+        f = self.font(size, bold, cond)
+        if f.getlength(line) <= width:
+            return line
+        base = line[:-1] if line.endswith(ELLIPSIS) else line
+        while base and f.getlength(base.rstrip() + ELLIPSIS) > width:
+            base = base[:-1]
+        return base.rstrip() + ELLIPSIS if base else ""
+
+    def glyph(
+        self, centre: tuple[float, float], text: str, size: int, fill: RGB, bold: bool = True
+    ) -> None:
+        """A short mark centred on a point (a number in a disc, a letter on a die).
+
+        The same marks recur (seat numbers, die letters), so each is rendered once per canvas
+        as a coverage mask and then pasted in its colour."""
+        key = (text, size, bold)
+        cached = self._glyphs.get(key)
+        if cached is None:
+            f = self.font(size, bold, False)
+            left, top, right, bottom = f.getbbox(text, anchor="mm")
+            mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+            ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="mm")
+            cached = self._glyphs[key] = (mask, left, top)
+        mask, left, top = cached
+        x = int(math.floor(centre[0] + left + 0.5))
+        y = int(math.floor(centre[1] + top + 0.5))
+        self.im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+
+    # -- shapes -----------------------------------------------------------------------------
+    def panel(
+        self, box: Box, title: str | None = None, fill: RGB = PANEL, title_size: int = 17
+    ) -> Box:
+        """A rounded panel with an optional title strip; returns the inner content box."""
+        x0, y0, x1, y1 = box
+        self.d.rounded_rectangle(
+            (x0, y0, x1 - 1, y1 - 1), radius=10, fill=fill, outline=LINE, width=2
+        )
+        if not title:
+            return (x0 + 8, y0 + 8, x1 - 8, y1 - 8)
+        th = self.line_height(title_size) + 6
+        self.d.rounded_rectangle(
+            (x0, y0, x1 - 1, y0 + th), radius=10, fill=shade(LINE, 1.0), outline=LINE, width=2
+        )
+        self.d.rectangle((x0 + 2, y0 + th - 8, x1 - 3, y0 + th), fill=shade(LINE, 1.0))
+        self.text(
+            (x0 + 10, y0 + 2, x1 - 10, y0 + th - 1),
+            title,
+            title_size,
+            bold=True,
+            fill=WHITE,
+            align="left",
+        )
+        return (x0 + 8, y0 + th + 6, x1 - 8, y1 - 8)
+
+    def box(
+        self, box: Box, fill: RGB = WHITE, outline: RGB = LINE, width: int = 1, radius: int = 6
+    ) -> None:
+        x0, y0, x1, y1 = box
+        self.d.rounded_rectangle(
+            (x0, y0, x1 - 1, y1 - 1), radius=radius, fill=fill, outline=outline, width=width
+        )
+
+    def die(self, x: int, y: int, s: int, die: str | None) -> None:
+        """A die face at (x, y) of side s: colour fill, pips, and its colour letter top centre
+        (no face ever uses the top-centre pip position, so the letter never hides a pip)."""
+        if not die:
+            self.d.rounded_rectangle(
+                (x, y, x + s - 1, y + s - 1),
+                radius=max(3, s // 7),
+                fill=PANEL_ALT,
+                outline=MUTED,
+                width=1,
+            )
+            return
+        colour, pips = die[0], int(die[1:])
+        fill = DIE_FILL.get(colour, (200, 200, 200))
+        ink = DIE_INK.get(colour, INK)
+        self.d.rounded_rectangle(
+            (x, y, x + s - 1, y + s - 1),
+            radius=max(3, s // 6),
+            fill=fill,
+            outline=INK,
+            width=2 if s >= 40 else 1,
+        )
+        r = max(2.0, s * 0.085)
+        a, m, b = 0.26, 0.5, 0.74
+        spots = {
+            1: [(m, m)],
+            2: [(a, b), (b, a)],
+            3: [(a, b), (m, m), (b, a)],
+            4: [(a, a), (b, a), (a, b), (b, b)],
+            5: [(a, a), (b, a), (m, m), (a, b), (b, b)],
+            6: [(a, a), (b, a), (a, m), (b, m), (a, b), (b, b)],
+        }.get(pips, [])
+        for fx, fy in spots:
+            cx, cy = x + fx * s, y + fy * s
+            self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink)
+        if not spots:  # unexpected value: print it
+            self.glyph((x + s / 2, y + s / 2), str(pips), int(s * 0.5), ink)
+        self.glyph((x + s / 2, y + s * 0.2), colour, max(8, int(s * 0.3)), ink)
+
+    def disc(self, cx: float, cy: float, r: float, colour: str, label: str) -> None:
+        """A player's disc: their colour plus their seat number (the second cue)."""
+        fill = PLAYER_FILL.get(colour, (200, 200, 200))
+        self.d.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=2 if r >= 9 else 1
+        )
+        if r >= 6:
+            self.glyph((cx, cy + 0.5), label, max(8, int(r * 1.25)), PLAYER_INK.get(colour, INK))
+
+    def pawn(self, cx: float, cy: float, h: float, colour: str, label: str) -> None:
+        """A Travel token: a pawn-like pentagon in the player's colour with the seat number."""
+        fill = PLAYER_FILL.get(colour, (200, 200, 200))
+        w = h * 0.8
+        pts = [
+            (cx, cy - h / 2),
+            (cx + w / 2, cy - h / 6),
+            (cx + w / 2, cy + h / 2),
+            (cx - w / 2, cy + h / 2),
+            (cx - w / 2, cy - h / 6),
+        ]
+        self.d.polygon(pts, fill=fill, outline=INK, width=2)
+        self.glyph((cx, cy + h * 0.1), label, max(8, int(h * 0.5)), PLAYER_INK.get(colour, INK))
+
+    def gear(self, cx: float, cy: float, r: float, op: str, teeth: int = 8) -> None:
+        """A built gear: toothed wheel, fill by kind, and its operator (+, -, x) in the middle."""
+        fill = GEAR_FILL.get(op, (180, 180, 180))
+        pts = []
+        n = teeth * 4
+        for i in range(n):
+            ang = 2 * math.pi * i / n - math.pi / 2
+            rr = r if (i % 4) in (1, 2) else r * 0.78
+            pts.append((cx + rr * math.cos(ang), cy + rr * math.sin(ang)))
+        self.d.polygon(pts, fill=fill, outline=INK, width=1)
+        ir = r * 0.52
+        self.d.ellipse((cx - ir, cy - ir, cx + ir, cy + ir), fill=WHITE, outline=INK, width=1)
+        sym = {"+": "+", "-": "\u2212", "x": "\u00d7"}.get(op, op)
+        self.glyph((cx, cy), sym, max(9, int(r * 0.85)), INK)
+
+    def swatch(self, box: Box, colour: str) -> None:
+        """A small colour chip with its letter, for an action colour (P, B, Y, G, K)."""
+        x0, y0, x1, y1 = box
+        self.d.rounded_rectangle(
+            (x0, y0, x1 - 1, y1 - 1),
+            radius=3,
+            fill=DIE_FILL.get(colour, MUTED),
+            outline=INK,
+            width=1,
+        )
+        self.glyph(
+            ((x0 + x1) / 2, (y0 + y1) / 2 + 0.5),
+            colour,
+            max(8, int((y1 - y0) * 0.7)),
+            DIE_INK.get(colour, INK),
+        )
+
+    def badge(
+        self, cx: float, cy: float, r: float, text: str, fill: RGB = HILITE, ink: RGB = INK
+    ) -> None:
+        """A round token with a short value (Prestige, scoring tokens)."""
+        self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=1)
+        self.glyph((cx, cy + 0.5), text, max(8, int(r * (1.1 if len(text) < 2 else 0.9))), ink)
+
+    # -- output -----------------------------------------------------------------------------
+    def png(self, colours: int = 256) -> bytes:
+        """Palette PNG: small (well under Discord's limits) and fast to encode; deterministic."""
+        q = self.im.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        buf = io.BytesIO()
+        q.save(buf, "PNG", compress_level=6)
+        return buf.getvalue()
+
+
+def player_label(seat: int) -> str:
+    return str(seat + 1)

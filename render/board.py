@@ -1,0 +1,738 @@
+"""The main board: Workshop, Ada's Study, the travel map, Meetings, Institutions, Research
+tracks and Objectives, with a header for the round and whose turn it is."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine import board as B
+from engine import content as C
+from engine.state import AREA_COLOUR, AREAS, GameState
+from render._common import cost_text, discs_row, need_text, science_name, track_name
+from render._draw import (
+    DIE_FILL,
+    HILITE,
+    INK,
+    LINE,
+    MUTED,
+    PANEL_ALT,
+    PLAYER_FILL,
+    WHITE,
+    Box,
+    Canvas,
+    player_label,
+    shade,
+)
+
+W, H = 1680, 1260
+AREA_TITLE = {
+    "study": "Ada's Study",
+    "travel": "Travel",
+    "meetings": "Meetings",
+    "institutions": "Institutions",
+}
+REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
+SEA = (176, 208, 226)
+LAND = (214, 226, 184)
+
+
+def draw_board(st: GameState, viewer: int | None = None) -> Canvas:
+    cv = Canvas(W, H)
+    colours = [p.colour for p in st.players]
+    _header(cv, st, viewer)
+    _workshop(cv, st, (8, 60, 508, 400))
+    _study(cv, st, (8, 408, 508, 846))
+    _objectives(cv, st, colours, (8, 854, 508, H - 8))
+    _map(cv, st, colours, (516, 60, 1056, 800))
+    _universities(cv, st, colours, (516, 808, 1056, H - 8))
+    _meetings(cv, st, colours, (1064, 60, W - 8, 474))
+    _institutions(cv, st, colours, (1064, 482, W - 8, 922))
+    _research(cv, st, colours, (1064, 930, W - 8, H - 8))
+    return cv
+
+
+# -- header -------------------------------------------------------------------------------
+
+
+def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
+    cv.d.rectangle((0, 0, W, 52), fill=LINE)
+    cv.text((12, 4, 190, 48), "Ada's Dream", 24, bold=True, fill=WHITE, align="left")
+    if st.over:
+        status = f"Game over \u00b7 round {st.round}"
+    elif st.end_triggered:
+        status = f"Round {st.round} \u00b7 last round"
+    else:
+        status = f"Round {st.round}"
+    cv.text((196, 4, 420, 48), status, 20, bold=True, fill=HILITE, align="left")
+    if not st.over and 0 <= st.current < len(st.players):
+        p = st.players[st.current]
+        cv.disc(440, 26, 14, p.colour, player_label(st.current))
+        cv.text(
+            (462, 4, 760, 48),
+            f"{p.name} to play",
+            20,
+            bold=True,
+            fill=WHITE,
+            align="left",
+            min_size=12,
+            kind="name",
+        )
+    x = 770
+    step = (W - 8 - x) // max(1, len(st.players))
+    for seat, p in enumerate(st.players):
+        cv.disc(x + 12, 26, 12, p.colour, player_label(seat))
+        name = p.name + (" (you)" if viewer == seat else "")
+        cv.text(
+            (x + 28, 6, x + step - 6, 46),
+            name,
+            15,
+            bold=viewer == seat,
+            fill=WHITE,
+            align="left",
+            max_lines=2,
+            kind="name",
+        )
+        x += step
+
+
+# -- Workshop -----------------------------------------------------------------------------
+
+
+def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Workshop")
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
+    rx, ry = 178, 100
+    cv.d.ellipse((cx - rx + 30, cy - ry + 10, cx + rx - 30, cy + ry - 10), outline=MUTED, width=6)
+    bw, bh = 148, 92
+    n = max(1, len(st.workshop))
+    for i, dice in enumerate(st.workshop):
+        ang = math.radians(-90 + 360 * i / n)
+        sx, sy = int(cx + rx * math.cos(ang)), int(cy + ry * math.sin(ang))
+        bx0, by0 = sx - bw // 2, sy - bh // 2
+        cv.box((bx0, by0, bx0 + bw, by0 + bh), fill=WHITE, width=2, radius=8)
+        cv.badge(bx0 + 2, by0 + 2, 10, str(i + 1), fill=PANEL_ALT)
+        k = max(1, len(dice))
+        s = min(36, (bw - 16 - (k - 1) * 5) // k)
+        dx = bx0 + (bw - (k * s + (k - 1) * 5)) // 2
+        for j, die in enumerate(dice):
+            cv.die(dx + j * (s + 5), by0 + 8, s, die)
+        if not dice:
+            cv.text((bx0 + 6, by0 + 8, bx0 + bw - 6, by0 + 44), "empty", 12, fill=MUTED)
+        bonus = st.workshop_bonus[i] if i < len(st.workshop_bonus) else None
+        text = C.WORKSHOP_BONUSES.get(bonus, {}).get("text", "") if bonus else ""
+        cv.d.rectangle((bx0 + 3, by0 + 50, bx0 + bw - 4, by0 + bh - 4), fill=shade(HILITE, 1.6))
+        cv.text((bx0 + 6, by0 + 51, bx0 + bw - 6, by0 + bh - 4), f"Bonus: {text}", 13, min_size=10)
+    bag = len(st.bag)
+    cv.text(
+        (cx - 66, cy - 28, cx + 66, cy + 28), f"Bag: {bag} dice\nclockwise 1\u21926", 13, fill=MUTED
+    )
+
+
+# -- Ada's Study --------------------------------------------------------------------------
+
+
+def _study(cv: Canvas, st: GameState, box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Ada's Study")
+    cv.text(
+        (x0, y0, x1, y0 + 18),
+        f"Program display (deck {len(st.program_deck)}) \u2192 rightmost is taken last",
+        13,
+        bold=True,
+        align="left",
+    )
+    y = y0 + 22
+    n = max(1, len(st.program_display))
+    tw = (x1 - x0 - (n - 1) * 6) // n
+    for i, pid in enumerate(st.program_display):
+        tx = x0 + i * (tw + 6)
+        _program_tile(cv, pid, (tx, y, tx + tw, y + 100))
+    y += 110
+    cv.text(
+        (x0, y, x1, y + 18),
+        f"Assignment display (deck {len(st.assignment_deck)})",
+        13,
+        bold=True,
+        align="left",
+    )
+    y += 22
+    cw = (x1 - x0 - 6) // 2
+    for i, aid in enumerate(st.assignment_display):
+        ax = x0 + (i % 2) * (cw + 6)
+        ay = y + (i // 2) * 104
+        _assignment_card(cv, aid, (ax, ay, ax + cw, ay + 98))
+    y += 2 * 104 + 4
+    cv.gear(x0 + 18, y + 18, 16, "+")
+    cv.text(
+        (x0 + 42, y, x1, y + 36),
+        f"Addition Gear supply: {st.addition_supply}",
+        16,
+        bold=True,
+        align="left",
+    )
+
+
+def _program_tile(cv: Canvas, pid: str | None, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    if not pid:
+        cv.box(box, fill=PANEL_ALT)
+        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+        return
+    info = B.PROGRAM.get(pid, {})
+    cv.box(box, fill=(236, 228, 246), width=2)
+    cv.badge(x1 - 16, y0 + 15, 12, str(info.get("prestige", "?")))
+    cv.text((x0 + 4, y0 + 4, x1 - 30, y0 + 26), "Program", 11, bold=True, fill=MUTED, align="left")
+    cv.text((x0 + 5, y0 + 30, x1 - 5, y1 - 4), info.get("text", pid), 14, min_size=10)
+
+
+def _assignment_card(cv: Canvas, aid: str | None, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    if not aid:
+        cv.box(box, fill=PANEL_ALT)
+        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+        return
+    info = B.ASSIGNMENT.get(aid, {})
+    cv.box(box, fill=WHITE, width=2)
+    cv.text(
+        (x0 + 6, y0 + 3, x1 - 6, y0 + 22),
+        info.get("name", aid),
+        14,
+        bold=True,
+        align="left",
+        wrap=False,
+    )
+    cols = info.get("colours") or []
+    cx = x0 + 6
+    if cols:
+        for c in cols:
+            cv.swatch((cx, y0 + 26, cx + 20, y0 + 44), c)
+            cx += 24
+        label = "column" if len(cols) == 1 else "columns"
+    else:
+        label = "any column"
+    disc = info.get("discard", 0)
+    label += f" \u00b7 discard {disc} card{'s' if disc != 1 else ''}" if disc else " \u00b7 free"
+    cv.text((cx + 2, y0 + 25, x1 - 6, y0 + 45), label, 12, align="left", fill=MUTED, wrap=False)
+    cv.text((x0 + 6, y0 + 48, x1 - 6, y1 - 4), info.get("text", ""), 13, min_size=10, align="left")
+
+
+# -- Objectives ---------------------------------------------------------------------------
+
+
+def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Objectives")
+    cw = (x1 - x0 - 8) // 2
+    ch = (y1 - y0 - 8) // 2
+    for a, oid in enumerate(st.objectives):
+        ox = x0 + (a % 2) * (cw + 8)
+        oy = y0 + (a // 2) * (ch + 8)
+        info = B.OBJECTIVE.get(oid, {})
+        area = info.get("area", AREAS[a] if a < len(AREAS) else "")
+        colour = AREA_COLOUR.get(area, "K")
+        cv.box((ox, oy, ox + cw, oy + ch), fill=WHITE, width=2)
+        cv.swatch((ox + 6, oy + 6, ox + 28, oy + 26), colour)
+        cv.text(
+            (ox + 34, oy + 4, ox + cw - 6, oy + 28),
+            AREA_TITLE.get(area, area),
+            15,
+            bold=True,
+            align="left",
+        )
+        cv.text(
+            (ox + 8, oy + 32, ox + cw - 8, oy + 90),
+            info.get("text", oid),
+            14,
+            min_size=10,
+            align="left",
+            valign="top",
+        )
+        first = st.objective_first_round[a] if a < len(st.objective_first_round) else None
+        hi, lo = info.get("high", "?"), info.get("low", "?")
+        cv.badge(ox + 18, oy + 104, 12, str(hi))
+        when = f"round {first}" if first else "first round it is met"
+        cv.text(
+            (ox + 34, oy + 94, ox + cw - 6, oy + 114), f"in {when}", 12, align="left", fill=MUTED
+        )
+        cv.badge(ox + 18, oy + 130, 12, str(lo), fill=PANEL_ALT)
+        cv.text(
+            (ox + 34, oy + 120, ox + cw - 6, oy + 140), "later rounds", 12, align="left", fill=MUTED
+        )
+        entries = st.objective_discs[a] if a < len(st.objective_discs) else []
+        hx, lx = ox + cw - 10, ox + cw - 10
+        for who, slot in reversed(entries):
+            col = colours[who] if 0 <= who < len(colours) else "grey"
+            if slot == "high":
+                cv.disc(hx - 10, oy + 104, 10, col, player_label(who))
+                hx -= 23
+            else:
+                cv.disc(lx - 10, oy + 130, 10, col, player_label(who))
+                lx -= 23
+
+
+# -- travel map ---------------------------------------------------------------------------
+
+
+def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Travel map")
+    mx0, my0, mx1, my1 = x0, y0, x1, y1 - 30
+    cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
+    xs = [c["xy"][0] for c in C.CITIES] or [0.5]
+    ys = [c["xy"][1] for c in C.CITIES] or [0.5]
+    lox, hix = min(xs) - 0.06, max(xs) + 0.06
+    loy, hiy = min(ys) - 0.05, max(ys) + 0.04
+
+    def pos(city: str) -> tuple[int, int]:
+        x, y = B.CITY[city]["xy"]
+        px = mx0 + 8 + (x - lox) / max(1e-6, hix - lox) * (mx1 - mx0 - 16)
+        py = my0 + 8 + (y - loy) / max(1e-6, hiy - loy) * (my1 - my0 - 16)
+        return int(px), int(py)
+
+    # land: soft blobs around cities and along land routes
+    land_r = 30
+    for city in B.CITY:
+        px, py = pos(city)
+        cv.d.ellipse((px - land_r, py - land_r, px + land_r, py + land_r), fill=LAND)
+    for a, b, kind in C.ROUTES:
+        if kind == "ferry" or a not in B.CITY or b not in B.CITY:
+            continue
+        (ax, ay), (bx, by) = pos(a), pos(b)
+        cv.d.line((ax, ay, bx, by), fill=LAND, width=2 * land_r)
+    # routes
+    for a, b, kind in C.ROUTES:
+        if a not in B.CITY or b not in B.CITY:
+            continue
+        (ax, ay), (bx, by) = pos(a), pos(b)
+        _route(cv, (ax, ay), (bx, by), kind)
+    # nodes
+    nodes: list[Box] = []
+    for city, info in B.CITY.items():
+        px, py = pos(city)
+        if info["kind"] == "university":
+            fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
+            cv.d.rounded_rectangle(
+                (px - 11, py - 11, px + 11, py + 11), radius=4, fill=fill, outline=INK, width=2
+            )
+            cv.glyph((px, py + 0.5), str(prestige_of(st, city)), 13, INK)
+            nodes.append((px - 12, py - 12, px + 12, py + 12))
+        else:
+            cv.d.ellipse((px - 7, py - 7, px + 7, py + 7), fill=WHITE, outline=INK, width=2)
+            nodes.append((px - 8, py - 8, px + 8, py + 8))
+    # labels: city name, then University discs (stack order) and Travel tokens
+    placed: list[Box] = list(nodes)
+    bounds = (mx0 + 2, my0 + 2, mx1 - 2, my1 - 2)
+    order = sorted(B.CITY, key=lambda c: (B.CITY[c]["kind"] != "university", B.CITY[c]["xy"][1], c))
+    tokens: dict[str, list[int]] = {}
+    for seat, p in enumerate(st.players):
+        tokens.setdefault(p.city, []).append(seat)
+    for city in order:
+        info = B.CITY[city]
+        px, py = pos(city)
+        name = info["name"]
+        size = 12
+        nw = int(cv.width_of(name, size, bold=True)) + 2
+        stack = st.university_discs.get(city, [])
+        pawns = tokens.get(city, [])
+        gw = nw + (len(stack) * 15 + 3 if stack else 0) + (len(pawns) * 15 + 3 if pawns else 0)
+        gh = 16
+        rr = 12 if info["kind"] == "university" else 8
+        best: Box | None = None
+        best_cost = None
+        reach = (px - gw - 2 * gh - rr, py - 3 * gh - rr, px + gw + 2 * gh + rr, py + 3 * gh + rr)
+        near = [o for o in placed if _overlap(reach, [o])]
+        for ox, oy in _candidates(rr, gw, gh):
+            r = (px + ox, py + oy, px + ox + gw, py + oy + gh)
+            cost = _overlap(r, near) * 10 + _outside(r, bounds) * 100
+            if best_cost is None or cost < best_cost:
+                best, best_cost = r, cost
+                if cost == 0:
+                    break
+        assert best is not None
+        bx0, by0, bx1, by1 = best
+        cv.d.rounded_rectangle((bx0 - 1, by0, bx1, by1), radius=3, fill=(255, 255, 255))
+        cv.text(
+            (bx0, by0, bx0 + nw, by1),
+            name,
+            size,
+            bold=True,
+            align="left",
+            wrap=False,
+            min_size=size,
+        )
+        x = bx0 + nw + 2
+        if stack:
+            x = discs_row(cv, x, by0 + gh / 2, 7, stack, colours, step=15) + 3
+        for seat in pawns:
+            col = colours[seat] if 0 <= seat < len(colours) else "grey"
+            cv.pawn(x + 7, by0 + gh / 2, 15, col, player_label(seat))
+            x += 15
+        placed.append(best)
+    # legend
+    ly = my1 + 6
+    lx = x0
+    for kind in ("road", "rail", "ferry"):
+        _route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
+        cv.text(
+            (lx + 40, ly, lx + 126, ly + 20),
+            f"{kind} \u00a3{C.ROUTE_COST.get(kind, '?')}",
+            13,
+            align="left",
+        )
+        lx += 128
+    cv.pawn(lx + 8, ly + 10, 16, colours[0] if colours else "red", "1")
+    cv.text((lx + 20, ly, x1, ly + 20), "Travel token", 13, align="left")
+
+
+def prestige_of(st: GameState, city: str) -> int | str:
+    """University Prestige: from its tile, else printed on the board (Scottish ones)."""
+    tile = st.universities.get(city)
+    if tile in B.UNIVERSITY_TILE:
+        return B.UNIVERSITY_TILE[tile].get("prestige", "?")
+    return B.CITY.get(city, {}).get("prestige", "?")
+
+
+def _candidates(r: int, w: int, h: int) -> list[tuple[int, int]]:
+    return [
+        (r + 3, -h // 2),
+        (-r - 3 - w, -h // 2),
+        (-w // 2, -r - 2 - h),
+        (-w // 2, r + 2),
+        (r, -r - h),
+        (r, r),
+        (-r - w, -r - h),
+        (-r - w, r),
+        (r + 3, -h // 2 - h),
+        (r + 3, h // 2),
+        (-r - 3 - w, -h // 2 - h),
+        (-r - 3 - w, h // 2),
+        (-w // 2, -r - 4 - 2 * h),
+        (-w // 2, r + 4 + h),
+    ]
+
+
+def _overlap(r: Box, others: list[Box]) -> int:
+    total = 0
+    for o in others:
+        w = min(r[2], o[2]) - max(r[0], o[0])
+        h = min(r[3], o[3]) - max(r[1], o[1])
+        if w > 0 and h > 0:
+            total += w * h
+    return total
+
+
+def _outside(r: Box, b: Box) -> int:
+    return max(0, b[0] - r[0]) + max(0, r[2] - b[2]) + max(0, b[1] - r[1]) + max(0, r[3] - b[3])
+
+
+def _route(cv: Canvas, a: tuple[int, int], b: tuple[int, int], kind: str) -> None:
+    (ax, ay), (bx, by) = a, b
+    if kind == "rail":
+        cv.d.line((ax, ay, bx, by), fill=INK, width=5)
+        _dashed(cv, a, b, WHITE, 2, 6, 6)
+    elif kind == "ferry":
+        _dashed(cv, a, b, (30, 80, 170), 3, 8, 6)
+    else:
+        cv.d.line((ax, ay, bx, by), fill=(150, 95, 40), width=3)
+
+
+def _dashed(
+    cv: Canvas, a: tuple[int, int], b: tuple[int, int], fill: Any, width: int, on: int, off: int
+) -> None:
+    (ax, ay), (bx, by) = a, b
+    length = math.hypot(bx - ax, by - ay)
+    if length < 1:
+        return
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    t = 0.0
+    while t < length:
+        e = min(length, t + on)
+        cv.d.line((ax + ux * t, ay + uy * t, ax + ux * e, ay + uy * e), fill=fill, width=width)
+        t += on + off
+
+
+# -- University table ---------------------------------------------------------------------
+
+
+def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Universities (discs bottom \u2192 top)")
+    cities = [c for c in B.CITY if B.CITY[c]["kind"] == "university"]
+    rh = min(34, (y1 - y0) // max(1, len(cities)))
+    for i, city in enumerate(cities):
+        info = B.CITY[city]
+        ry = y0 + i * rh
+        fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
+        cv.d.rectangle(
+            (x0, ry, x1, ry + rh - 2), fill=shade(fill, 1.7) if i % 2 == 0 else shade(fill, 1.55)
+        )
+        cv.d.rectangle((x0, ry, x0 + 5, ry + rh - 2), fill=fill)
+        cv.text(
+            (x0 + 8, ry, x0 + 112, ry + rh - 2),
+            info["name"],
+            13,
+            bold=True,
+            align="left",
+            wrap=False,
+        )
+        cv.badge(x0 + 126, ry + rh // 2 - 1, 11, str(prestige_of(st, city)))
+        tile = st.universities.get(city)
+        text = (
+            B.UNIVERSITY_TILE[tile]["text"] if tile in B.UNIVERSITY_TILE else info.get("text", "")
+        )
+        cv.text((x0 + 142, ry, x1 - 126, ry + rh - 2), text, 12, min_size=10, align="left")
+        stack = st.university_discs.get(city, [])
+        if stack:
+            step = min(22, (118 - 20) // max(1, len(stack) - 1)) if len(stack) > 1 else 22
+            discs_row(cv, x1 - 122, ry + rh // 2 - 1, 10, stack, colours, step=step)
+
+
+# -- Meetings -----------------------------------------------------------------------------
+
+
+def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Meetings")
+    n = max(1, len(st.rooms))
+    rw = (x1 - x0 - (n - 1) * 6) // n
+    for r, room in enumerate(st.rooms):
+        rx = x0 + r * (rw + 6)
+        info = C.MEETING_ROOMS[r] if r < len(C.MEETING_ROOMS) else {}
+        cv.box((rx, y0, rx + rw, y0 + 144), fill=shade(DIE_FILL["Y"], 1.75), width=2)
+        cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), f"Room {r + 1}", 14, bold=True)
+        cost = f"\u00a3{info.get('money', '?')} or {info.get('innovation', '?')} Innov."
+        cv.text((rx + 4, y0 + 20, rx + rw - 4, y0 + 37), cost, 12)
+        draw = info.get("draw", 0)
+        cv.text(
+            (rx + 4, y0 + 37, rx + rw - 4, y0 + 54),
+            f"draw {draw} card{'s' if draw != 1 else ''}" if draw else "no draw",
+            12,
+            fill=MUTED,
+        )
+        sci = st.room_science[r] if r < len(st.room_science) else None
+        cv.d.rounded_rectangle(
+            (rx + 6, y0 + 57, rx + rw - 6, y0 + 77), radius=8, fill=WHITE, outline=INK
+        )
+        cv.text(
+            (rx + 12, y0 + 58, rx + rw - 12, y0 + 76),
+            science_name(sci) if sci else "?",
+            13,
+            bold=True,
+        )
+        spaces = list(room)
+        cols = 2
+        sw = (rw - 12) // cols
+        for k, space in enumerate(spaces):
+            sx = rx + 6 + (k % cols) * sw
+            sy = y0 + 80 + (k // cols) * 31
+            cv.d.rounded_rectangle(
+                (sx + 2, sy, sx + sw - 2, sy + 28), radius=6, fill=WHITE, outline=MUTED
+            )
+            if space:
+                discs_row(
+                    cv,
+                    sx + 6,
+                    sy + 14,
+                    11,
+                    list(space),
+                    colours,
+                    step=min(24, (sw - 32) // max(1, len(space) - 1)) if len(space) > 1 else 24,
+                )
+    # Partner display
+    y = y0 + 150
+    cv.text(
+        (x0, y, x1, y + 18),
+        f"Partner display (deck {len(st.partner_deck)})",
+        13,
+        bold=True,
+        align="left",
+    )
+    y += 20
+    n = max(1, len(st.partner_display))
+    pw = (x1 - x0 - (n - 1) * 6) // n
+    for i, pid in enumerate(st.partner_display):
+        px = x0 + i * (pw + 6)
+        _partner_card(cv, pid, (px, y, px + pw, y + 150))
+    y += 156
+    cv.text(
+        (x0, y, x1, y + 18),
+        f"Multiplier display (deck {len(st.multiplier_deck)})",
+        13,
+        bold=True,
+        align="left",
+        wrap=False,
+    )
+    y += 20
+    mw = (x1 - x0 - 6) // 2
+    for i, mid in enumerate(st.multiplier_display):
+        mx = x0 + i * (mw + 6)
+        cv.box((mx, y, mx + mw, y + 40), fill=WHITE, width=2)
+        if not mid:
+            cv.text((mx + 4, y + 2, mx + mw - 4, y + 38), "empty", 12, fill=MUTED)
+            continue
+        cv.gear(mx + 20, y + 20, 16, "x")
+        cost = B.MULTIPLIER[mid]["cost"] if mid in B.MULTIPLIER else {}
+        cv.text((mx + 42, y + 2, mx + mw - 4, y + 38), "Cost: " + cost_text(cost), 13, align="left")
+
+
+def _partner_card(cv: Canvas, pid: str | None, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    if not pid:
+        cv.box(box, fill=PANEL_ALT)
+        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+        return
+    info = B.PARTNER.get(pid, {})
+    cv.box(box, fill=WHITE, width=2)
+    cv.text(
+        (x0 + 5, y0 + 3, x1 - 5, y0 + 36),
+        info.get("name", pid),
+        13,
+        bold=True,
+        max_lines=2,
+        min_size=10,
+    )
+    cv.badge(x0 + 14, y0 + 50, 11, str(info.get("prestige", 0)))
+    cv.text(
+        (x0 + 28, y0 + 40, x1 - 5, y0 + 60),
+        science_name(info.get("science")),
+        13,
+        align="left",
+        wrap=False,
+    )
+    cv.d.rectangle((x0 + 5, y0 + 63, x1 - 6, y0 + 82), fill=PANEL_ALT)
+    cv.text((x0 + 6, y0 + 63, x1 - 6, y0 + 82), need_text(info), 12, bold=True)
+    cv.text((x0 + 5, y0 + 85, x1 - 5, y1 - 4), info.get("text", ""), 12, min_size=10)
+
+
+# -- Institutions -------------------------------------------------------------------------
+
+
+def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Institutions (Lectures)")
+    n = max(1, len(C.INSTITUTIONS))
+    lw = 60
+    cw = (x1 - x0 - lw) // n
+    cv.text((x0, y0, x0 + lw - 4, y0 + 34), "level\ncost/maj.", 10, fill=MUTED)
+    for i, inst in enumerate(C.INSTITUTIONS):
+        cx = x0 + lw + i * cw
+        cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + 34), fill=shade(DIE_FILL["G"], 1.7))
+        cv.text((cx + 3, y0, cx + cw - 4, y0 + 34), inst["name"], 12, bold=True, min_size=9)
+    levels = sorted(C.LECTURE_LEVELS, reverse=True)
+    rh = (y1 - y0 - 38 - 26) // max(1, len(levels))
+    for k, lvl in enumerate(levels):
+        ry = y0 + 38 + k * rh
+        cv.d.rectangle((x0, ry, x0 + lw - 4, ry + rh - 2), fill=PANEL_ALT)
+        cv.text((x0 + 2, ry, x0 + lw - 6, ry + rh // 2), f"L{lvl}", 15, bold=True)
+        cost = C.LECTURE_COSTS.get(lvl, "?")
+        maj = C.LECTURE_MAJORITY.get(lvl, "?")
+        cv.text(
+            (x0 + 2, ry + rh // 2, x0 + lw - 6, ry + rh - 2), f"\u00a3{cost} \u00b7 {maj}\u2605", 11
+        )
+        for i, inst in enumerate(C.INSTITUTIONS):
+            cx = x0 + lw + i * cw
+            seats = st.lectures.get(f"{i}:{lvl}", [])
+            fill = (
+                WHITE
+                if not seats
+                else shade(
+                    PLAYER_FILL.get(
+                        colours[seats[0]] if seats[0] < len(colours) else "", (220, 220, 220)
+                    ),
+                    1.75,
+                )
+            )
+            cv.d.rectangle((cx + 1, ry, cx + cw - 2, ry + rh - 2), fill=fill, outline=MUTED)
+            space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
+            right = cx + cw - 4 - (22 if seats else 0)
+            cv.text(
+                (cx + 4, ry + 1, right, ry + rh - 3),
+                space.get("text", ""),
+                11,
+                min_size=9,
+                align="left",
+            )
+            for j, seat in enumerate(seats[:3]):
+                col = colours[seat] if 0 <= seat < len(colours) else "grey"
+                cv.disc(cx + cw - 14, ry + 11 + j * 20, 9, col, player_label(seat))
+    ay = y1 - 24
+    cv.d.rectangle((x0, ay, x1, y1), fill=PANEL_ALT)
+    cv.text(
+        (x0 + 4, ay, x1 - 4, y1),
+        f"L1 Analytical Society (always open): {C.ANALYTICAL_SOCIETY['text']}",
+        12,
+        align="left",
+    )
+
+
+# -- Research -----------------------------------------------------------------------------
+
+
+def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    x0, y0, x1, y1 = cv.panel(box, "Research tracks")
+    track = C.RESEARCH_TRACK
+    top = track["top"]
+    adv = track.get("advanced", [])
+    bts = track.get("breakthroughs", [])
+    lw = 104
+    cw = (x1 - x0 - lw) // (top + 1)
+    th = (y1 - y0) // 4
+    cell_h = 50
+    for t, colour in enumerate(C.COLOURS_MAIN):
+        ty = y0 + t * th
+        cv.d.rectangle((x0, ty, x0 + lw - 4, ty + cell_h), fill=shade(DIE_FILL[colour], 1.6))
+        cv.swatch((x0 + 4, ty + 4, x0 + 24, ty + 24), colour)
+        cv.text(
+            (x0 + 28, ty + 2, x0 + lw - 6, ty + cell_h - 2),
+            track_name(colour),
+            13,
+            bold=True,
+            align="left",
+            min_size=10,
+        )
+        for lvl in range(top + 1):
+            cx = x0 + lw + lvl * cw
+            fill = WHITE
+            tag = ""
+            if lvl in adv:
+                fill = shade(DIE_FILL[colour], 1.55)
+                tag = "Adv " + "I" * (adv.index(lvl) + 1)
+            if lvl in bts:
+                fill = shade(HILITE, 1.4)
+                tag = "\u2605BT"
+            if lvl == top:
+                fill = shade(HILITE, 1.1)
+                tag = "top"
+            cv.d.rectangle((cx, ty, cx + cw - 2, ty + cell_h), fill=fill, outline=MUTED)
+            cv.text(
+                (cx + 2, ty + 1, cx + 16, ty + 16),
+                str(lvl),
+                13,
+                bold=True,
+                wrap=False,
+                align="left",
+            )
+            if tag:
+                cv.text(
+                    (cx + 15, ty + 2, cx + cw - 3, ty + 16),
+                    tag,
+                    11,
+                    min_size=8,
+                    wrap=False,
+                    align="right",
+                )
+            here = [s for s, p in enumerate(st.players) if p.research.get(colour, 0) == lvl]
+            for j, seat in enumerate(here):
+                cv.disc(
+                    cx + 12 + (j % 2) * 18,
+                    ty + 25 + (j // 2) * 16,
+                    8,
+                    colours[seat],
+                    player_label(seat),
+                )
+        bt = st.breakthroughs.get(colour)
+        bt_text = B.BREAKTHROUGH[bt]["text"] if bt in B.BREAKTHROUGH else "none"
+        stack = st.assignment_token_stacks.get(colour, [])
+        left = ", ".join(str(v) for v in reversed(stack)) if stack else "none"
+        cv.text(
+            (x0, ty + cell_h + 1, x1, ty + th - 2),
+            f"\u2605BT at {', '.join(map(str, bts))}: {bt_text} \u00b7 top: Assignment tokens {left}",
+            12,
+            min_size=9,
+            align="left",
+        )
