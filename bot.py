@@ -1,0 +1,174 @@
+"""Ada's Dream Discord bot.
+
+    python bot.py                 run the bot (needs DISCORD_TOKEN in the environment or .env)
+    python bot.py offline         the offline table: the real bot on a simulated Discord, in the browser
+    python bot.py check-db        verify every stored game against its seed and choices
+    python bot.py backup DEST     consistent copy of the live database
+    python bot.py migrate         apply pending database migrations
+
+Settings (.env or environment): DISCORD_TOKEN, DATABASE_PATH (default ./adas_dream.db),
+LOG_LEVEL (default INFO), TEST_GUILD_ID (optional: sync the commands to that server only, which
+is immediate), AI_DELAY_SECONDS (default 2).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from cogs.config import BotConfig
+from store import Store
+
+log = logging.getLogger("adas_dream.bot")
+
+EXTENSIONS = ("cogs.game",)
+MAINTENANCE = {"check-db", "backup", "migrate"}
+
+NO_TOKEN = """\
+No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the
+environment, then run `python bot.py` again.
+
+  1. https://discord.com/developers/applications -> New Application -> Bot -> Reset Token: copy it.
+  2. cp .env.example .env   and put the token after DISCORD_TOKEN=
+  3. Invite the bot: OAuth2 -> URL Generator, scopes "bot" and "applications.commands",
+     permissions: View Channels, Send Messages, Send Messages in Threads, Create Public Threads,
+     Embed Links, Attach Files, Read Message History.
+
+Want to try the game without Discord?  python bot.py offline   (or scripts/offline_table)
+"""
+
+
+class AdaBot(commands.Bot):
+    """The bot: opens the store, loads the cogs and syncs the command tree in ``setup_hook``."""
+
+    def __init__(self, config: BotConfig) -> None:
+        intents = discord.Intents.default()  # no privileged intents needed
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.ada = config
+
+    async def setup_hook(self) -> None:
+        log.info("opening the database %s (and applying migrations)", self.ada.db_path)
+        self.ada.store = await Store.open(self.ada.db_path)
+        log.info("database schema version %s", await self.ada.store.schema_version())
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+            log.info("loaded %s", ext)
+        if self.ada.test_guild:
+            guild = discord.Object(self.ada.test_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to the test guild %s", len(synced), self.ada.test_guild)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s) (may take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (%s) in %d server(s)",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+        )
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self.ada.store is not None:
+                await self.ada.store.close()
+                self.ada.store = None
+                log.info("database closed")
+
+
+def create_bot(
+    db_path: str | os.PathLike[str],
+    *,
+    clock: Callable[[], datetime] | None = None,
+    images: bool = True,
+    ai_delay: float = 2.0,
+    reminder_interval: float = 120.0,
+    seed: int | None = None,
+    test_guild: int | None = None,
+) -> AdaBot:
+    """A new bot object on the database at ``db_path`` (one per run: make a fresh one to restart).
+
+    ``clock`` returns aware UTC datetimes (default ``discord.utils.utcnow``); ``seed`` makes new
+    games' seeds and the AI seats' play reproducible.
+    """
+    config = BotConfig(
+        db_path=str(db_path),
+        clock=clock or discord.utils.utcnow,
+        images=images,
+        ai_delay=ai_delay,
+        reminder_interval=reminder_interval,
+        rng=random.Random(seed),
+        test_guild=test_guild,
+    )
+    return AdaBot(config)
+
+
+def _load_env() -> None:
+    try:
+        from dotenv import load_dotenv
+    except ImportError:  # pragma: no cover - python-dotenv is a dependency
+        return
+    env = Path(__file__).with_name(".env")
+    load_dotenv(env if env.is_file() else None, override=False)
+
+
+def _logging() -> None:
+    level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    _load_env()
+    if args and args[0] in MAINTENANCE:
+        from store import cli
+
+        return cli.main(args)
+    _logging()
+    if args and args[0] == "offline":
+        from offline.table import main as offline_main
+
+        return offline_main(args[1:])
+    if args and args[0] not in ("run",):
+        print(__doc__)
+        return 2
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 1
+    from store import database_path
+
+    db = database_path()
+    guild = os.environ.get("TEST_GUILD_ID", "").strip()
+    bot = create_bot(
+        db,
+        test_guild=int(guild) if guild.isdigit() else None,
+        ai_delay=float(os.environ.get("AI_DELAY_SECONDS", "2") or 2),
+    )
+    log.info("starting the bot (database %s)", db)
+    bot.run(token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

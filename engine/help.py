@@ -94,6 +94,21 @@ RULES_SUMMARY: dict[str, str] = {
     "gear_place": "Gears go on open Gear spaces of your Mill; every unbuilt space costs 2 Prestige at the end.",
     "hand_limit": "At the end of your turn discard down to five cards.",
     "innovation_top": "Innovation never exceeds 6. Reaching the top you may spend 2 for any Workshop bonus.",
+    "program_place": "Place the Program beside a line of your Mill; you gain that space's bonus at once.",
+    "steam": (
+        "Steam caps what each complete Mill line can score: "
+        + ", ".join(f"level {i}: {lvl['cap']}" for i, lvl in enumerate(C.STEAM_TRACK))
+        + ". Advancing may cost Coal as printed on the track."
+    ),
+    "discard": "Discard a card from your hand to your discard pile.",
+    "research": (
+        "Research moves your marker up a track: advanced level I at "
+        f"{C.RESEARCH_TRACK['advanced'][0]}, level II at {C.RESEARCH_TRACK['advanced'][1]}, "
+        f"Breakthroughs at {' and '.join(map(str, C.RESEARCH_TRACK['breakthroughs']))}, and the "
+        f"top ({C.RESEARCH_TRACK['top']}) takes an Assignment Scoring token (2 for the first "
+        "player, then 1) that scores per Assignment in that colour's column."
+    ),
+    "play_free": "You may play a card from your hand without paying its cost or meeting its requirement.",
     "place_disc": (
         "With no disc left on your board, you may move one of your discs already on the main board "
         "to the new space (not one that meets the Objective you are claiming)."

@@ -1,0 +1,165 @@
+"""Dynamic items: the handlers of every game component, found again from the custom_id alone.
+
+They are registered with ``bot.add_dynamic_items`` at start-up, so a button posted before a
+restart works after it. The state is in the custom_id (see ``cogs.ui``); the work is done by the
+``Game`` cog.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import ui
+
+if TYPE_CHECKING:
+    from cogs.game import GameCog
+
+
+def _cog(interaction: discord.Interaction[Any]) -> GameCog:
+    cog = interaction.client.get_cog("Game")  # type: ignore[attr-defined]
+    assert cog is not None, "the Game cog is not loaded"
+    return cog  # type: ignore[return-value]
+
+
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:c:(?P<game>\d+):(?P<seq>\d+):(?P<idx>\d+)",
+):
+    def __init__(self, game: int, seq: int, idx: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_choice(game, seq, idx)))
+        self.game, self.seq, self.idx = game, seq, idx
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> ChoiceButton:
+        return cls(int(match["game"]), int(match["seq"]), int(match["idx"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_choice_component(interaction, self.game, self.seq, self.idx)
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ada:s:(?P<game>\d+):(?P<seq>\d+):(?P<offset>\d+)",
+):
+    def __init__(
+        self, game: int, seq: int, offset: int, item: discord.ui.Select[Any] | None = None
+    ):
+        super().__init__(item or discord.ui.Select(custom_id=ui.cid_select(game, seq, offset)))
+        self.game, self.seq = game, seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["seq"]), int(match["offset"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values) or list((interaction.data or {}).get("values", []))
+        try:
+            idx = int(values[0])
+        except (IndexError, ValueError):
+            idx = -1
+        await _cog(interaction).on_choice_component(interaction, self.game, self.seq, idx)
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:pg:(?P<game>\d+):(?P<seq>\d+):(?P<page>\d+)",
+):
+    def __init__(self, game: int, seq: int, page: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_page(game, seq, page)))
+        self.game, self.seq, self.page = game, seq, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> PageButton:
+        return cls(int(match["game"]), int(match["seq"]), int(match["page"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_page(interaction, self.game, self.seq, self.page)
+
+
+class PrivateButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:p:(?P<game>\d+):(?P<seq>\d+)",
+):
+    def __init__(self, game: int, seq: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_private(game, seq)))
+        self.game, self.seq = game, seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> PrivateButton:
+        return cls(int(match["game"]), int(match["seq"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_private(interaction, self.game, self.seq)
+
+
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:u:(?P<game>\d+):(?P<seq>\d+)",
+):
+    def __init__(self, game: int, seq: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_undo(game, seq)))
+        self.game, self.seq = game, seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["game"]), int(match["seq"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_undo_component(interaction, self.game, self.seq)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ada:h:(?P<game>\d+)"):
+    def __init__(self, game: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_hand(game)))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["game"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_hand(interaction, self.game)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:l:(?P<action>join|leave|ai|start|cancel):(?P<game>\d+)",
+):
+    def __init__(self, action: str, game: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_lobby(action, game)))
+        self.action, self.game = action, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["game"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_lobby_button(interaction, self.action, self.game)
+
+
+DYNAMIC_ITEMS = (
+    ChoiceButton,
+    ChoiceSelect,
+    PageButton,
+    PrivateButton,
+    UndoButton,
+    HandButton,
+    LobbyButton,
+)

@@ -1,0 +1,32 @@
+"""Run-time settings of the bot object (``bot.ada``), set by ``bot.create_bot``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import discord
+
+from store import Store
+
+
+@dataclass
+class BotConfig:
+    db_path: str
+    clock: Callable[[], datetime] = discord.utils.utcnow
+    images: bool = True
+    """Attach the board and Mill images to turn messages (tests may switch them off)."""
+    ai_delay: float = 2.0
+    """Seconds an AI seat waits before playing its turn, so people can follow."""
+    reminder_interval: float = 120.0
+    """Seconds between two looks at the reminder schedule."""
+    rng: random.Random = field(default_factory=random.Random)
+    """Seeds of new games and of the AI seats' play."""
+    test_guild: int | None = None
+    """Sync the commands to this guild only (immediate), instead of globally."""
+    store: Store | None = None
+
+    def now(self) -> datetime:
+        return self.clock()

@@ -1,0 +1,113 @@
+"""The offline table: try Ada's Dream without a Discord token.
+
+    python bot.py offline [--players 2] [--ai 1] [--port 8765] [--db FILE]
+    scripts/offline_table ...
+
+Starts the real bot (same cogs, same database code) against simcord's in-memory Discord, creates
+a server with a #games channel and a few members, sets up a game in its thread, and serves a
+Discord-like page on http://127.0.0.1:<port>/ where you play through the real buttons, selects and
+slash commands. The page lets you switch between the seated members ("viewers"). Stop with Ctrl-C
+or the page's "End preview session".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import tempfile
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("adas_dream.offline")
+
+NAMES = ("ada", "charles", "mary", "john")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bot.py offline", description=__doc__.split("\n")[0])
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats in the game")
+    p.add_argument("--ai", type=int, default=1, choices=(0, 1, 2, 3), help="how many are AI")
+    p.add_argument("--policy", default="greedy", help="AI policy (random, greedy, search)")
+    p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any free)")
+    p.add_argument("--db", help="database file (default: a temporary one)")
+    p.add_argument("--no-images", action="store_true", help="skip board images (faster)")
+    return p
+
+
+async def run_table(args: argparse.Namespace, ready: Any = None) -> None:
+    import simcord
+
+    from bot import create_bot
+
+    humans = max(1, args.players - args.ai)
+    if args.ai >= args.players:
+        raise SystemExit("leave at least one seat for a person (--ai < --players)")
+    db = args.db or str(Path(tempfile.mkdtemp(prefix="ada-offline-")) / "offline.db")
+    bot = create_bot(db, images=not args.no_images, ai_delay=1.0, seed=None)
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            guild = env.create_guild("Ada's Dream (offline)")
+            channel = guild.create_text_channel("games")
+            people = [guild.add_member(env.create_user(n)) for n in NAMES[:humans]]
+            res = await people[0].slash(
+                channel, "ada new", players=args.players, ai=args.ai, ai_policy=args.policy
+            )
+            if not res.acknowledged:
+                raise SystemExit("the bot did not answer /ada new")
+            store = bot.ada.store
+            assert store is not None
+            game = max(g.id for g in await store.games_in_channel(channel.id))
+            thread = next(t for t in channel.threads if t.name == f"Ada's Dream #{game}")
+            lobby = await store.latest_message(game, "lobby")
+            assert lobby is not None
+            lobby_msg = next(m for m in thread.history() if m.id == lobby.message_id)
+            for person in people[1:]:
+                await person.click(lobby_msg, custom_id=f"ada:l:join:{game}")
+            await people[0].click(lobby_msg, custom_id=f"ada:l:start:{game}")
+            async with env.preview(
+                thread, viewers=people, layout="channel", port=args.port
+            ) as preview:
+                print(f"\nAda's Dream offline table (game #{game}, database {db})")
+                print(f"Open this address in a browser on this machine:\n\n    {preview.url}\n")
+                print("Switch between the players with the page's viewer menu; type /ada for the")
+                print("commands. Stop with Ctrl-C (or 'End preview session' on the page).\n")
+                if ready is not None:
+                    ready(preview.url)
+                refresher = asyncio.create_task(_keep_fresh(preview))
+                try:
+                    await preview.wait_closed()
+                finally:
+                    refresher.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await refresher
+    finally:
+        await bot.close()
+
+
+async def _keep_fresh(preview: Any) -> None:
+    """AI seats play after a pause: republish the page now and then so their moves show."""
+    while True:
+        await asyncio.sleep(2.0)
+        with contextlib.suppress(Exception):
+            await preview.refresh()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        asyncio.run(run_table(args))
+    except KeyboardInterrupt:
+        print("\nbye")
+    except ImportError as exc:
+        print(
+            f"The offline table needs simcord's preview: pip install 'simcord[preview]==3.2.1' ({exc})"
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO)
+    raise SystemExit(main())
