@@ -30,7 +30,7 @@ from store import Store
 log = logging.getLogger("adas_dream.bot")
 
 EXTENSIONS = ("cogs.game",)
-MAINTENANCE = {"check-db", "backup", "migrate"}
+MAINTENANCE = {"check-db", "backup", "migrate", "repair"}
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the

@@ -1,0 +1,126 @@
+"""Game store for Ada's Dream: every move persisted in SQLite, nothing lost.
+
+All SQL of the bot lives in this package; cogs call these functions only.
+
+Quick start (Discord layer)::
+
+    from store import Store, StaleMove, NotYourTurn, IllegalChoice, StoreError
+
+    store = await Store.open()                 # DATABASE_PATH from env/.env, default ./adas_dream.db
+    ...
+    await store.close()
+
+Lobby
+    ``game_id = await store.create_game(guild_id, channel_id, creator_id, {"players": 3})``
+    ``await store.set_thread(game_id, thread_id)``
+    ``seat = await store.add_seat(game_id, name="alice", user_id=123)``   -> SeatRecord
+    ``seat = await store.add_seat(game_id, name="AI", is_ai=True, ai_policy="greedy")``
+    ``await store.remove_seat(game_id, user_id=123)`` / ``remove_seat(game_id, join_order=2)``
+    ``await store.seats(game_id)``                                        -> [SeatRecord]
+    ``state = await store.start_game(game_id, seed)``   engine draws the turn order; each
+        seat gets ``turn_index`` (= ``state.decision.player`` numbering)
+    ``await store.cancel_game(game_id)``
+    ``await store.get_game(game_id)``  -> GameRecord (status 'lobby'|'active'|'finished'|
+        'cancelled'|'broken', options, seats, seq...; ``rec.seat_of(user_id)``,
+        ``rec.seat_at(turn_index)``)
+    ``games_in_channel(channel_or_thread_id)``, ``games_in_guild(guild_id)``,
+    ``games_for_user(user_id)``  (default statuses: lobby + active; pass ``statuses=None`` for all)
+
+Play
+    ``state, seq = await store.load_state(game_id)``   put ``seq`` in the buttons' custom ids
+    ``state = await store.apply_choice(game_id, seq, seat, choice_id)``   one transaction;
+        raises StaleMove (double click / old button), NotYourTurn, IllegalChoice,
+        GameNotActive, GameBroken. On any error nothing changed.
+    ``state = await store.undo(game_id, seq, seat)``   raises CannotUndo / StaleMove
+    ``await store.choices(game_id)``  -> [ChoiceRecord] (``include_undone=True`` for all rows)
+
+Messages
+    ``await store.record_message(game_id, "board", channel_id, message_id, seq)``
+    ``await store.latest_message(game_id, "board")``  -> MessageRecord | None
+
+Reminders (pass aware UTC datetimes, e.g. ``discord.utils.utcnow()``)
+    ``await store.schedule_reminder(game_id, user_id, due_at, seq)``  -> Reminder (``attempt``
+        counts reminders already sent for that turn, for backoff)
+    ``await store.due_reminders(now)``  -> [Reminder]  (active games still at that seq; opted-out
+        users skipped)
+    ``await store.mark_reminder_sent(reminder_id)``; ``await store.cancel_reminders(game_id)``
+    (apply_choice / undo / cancel_game cancel a game's pending reminders themselves)
+
+Settings
+    ``await store.guild_settings(guild_id)`` / ``set_guild_settings(guild_id, reminder_hours=6,
+        ping_mode="dm")``
+    ``await store.user_settings(user_id)`` / ``set_user_settings(user_id, reminders_enabled=False,
+        ping_mode="dm", reminder_hours=None)``
+    ``enabled, mode, hours = await store.reminder_policy(guild_id, user_id)``
+
+Audit and maintenance
+    ``await store.verify_game(game_id)`` -> GameCheck; ``await store.mark_broken(game_id, why)``;
+    ``await store.repair_game(game_id)`` (rebuild snapshots from seed + choices, restore status)
+    ``await store.backup(dest)``; ``python bot.py check-db`` / ``backup DEST`` / ``repair
+    [GAME_ID...]`` / ``migrate`` are ``store.cli.main(argv)`` (argv without the program name;
+    ``--db PATH`` overrides DATABASE_PATH).
+
+A game whose saved data is damaged is marked 'broken' (with ``broken_reason``) the moment
+it is detected; ``load_state``/``apply_choice`` then raise GameBroken, other games go on.
+All methods serialise on one connection; none blocks the event loop.
+
+Every exception is a ``StoreError`` whose ``str()`` is a player-friendly sentence, except
+``IllegalChoice`` (the engine's, a ValueError), re-exported here for convenience.
+"""
+
+from engine import IllegalChoice
+
+from .backup import BackupResult, backup_database
+from .config import database_path
+from .errors import (
+    CannotUndo,
+    GameBroken,
+    GameNotActive,
+    GameNotFound,
+    LobbyError,
+    MigrationError,
+    NotYourTurn,
+    SchemaTooNew,
+    StaleMove,
+    StoreError,
+)
+from .models import (
+    OPEN_STATUSES,
+    ChoiceRecord,
+    GameCheck,
+    GameRecord,
+    GuildSettings,
+    MessageRecord,
+    Reminder,
+    SeatRecord,
+    UserSettings,
+)
+from .store import CHECKPOINT_EVERY, Store
+
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "OPEN_STATUSES",
+    "BackupResult",
+    "CannotUndo",
+    "ChoiceRecord",
+    "GameBroken",
+    "GameCheck",
+    "GameNotActive",
+    "GameNotFound",
+    "GameRecord",
+    "GuildSettings",
+    "IllegalChoice",
+    "LobbyError",
+    "MessageRecord",
+    "MigrationError",
+    "NotYourTurn",
+    "Reminder",
+    "SchemaTooNew",
+    "SeatRecord",
+    "StaleMove",
+    "Store",
+    "StoreError",
+    "UserSettings",
+    "backup_database",
+    "database_path",
+]

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+import tempfile
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import GameSetup, IllegalChoice, new_game, replay
 from store import (
@@ -111,6 +116,7 @@ class TestLobby:
         assert rec.status == "active" and rec.seed == 42 and rec.started_at is not None
         for seat in rec.seats:
             assert state.seat_names[seat.turn_index] == seat.name
+            assert seat.colour == getattr(state.players[seat.turn_index], "colour", None)
         assert rec.seat_at(0).name == state.seat_names[0]
         assert rec.seat_of(10) == state.seat_names.index("alice")
         assert [s.name for s in rec.seats_in_turn_order] == state.seat_names
@@ -366,11 +372,12 @@ class TestReminders:
 class TestSettings:
     async def test_guild_defaults_and_update(self, store):
         g = await store.guild_settings(5)
-        assert (g.reminder_hours, g.ping_mode) == (12.0, "channel")
+        # issue 5: remind by DM where allowed (default), 12 hours by default.
+        assert (g.reminder_hours, g.ping_mode) == (12.0, "dm")
         await store.set_guild_settings(5, reminder_hours=6)
-        await store.set_guild_settings(5, ping_mode="dm")
+        await store.set_guild_settings(5, ping_mode="channel")
         g = await store.guild_settings(5)
-        assert (g.reminder_hours, g.ping_mode) == (6.0, "dm")
+        assert (g.reminder_hours, g.ping_mode) == (6.0, "channel")
         with pytest.raises(StoreError):
             await store.set_guild_settings(5, reminder_hours=0)
         with pytest.raises(StoreError):
@@ -380,11 +387,76 @@ class TestSettings:
         u = await store.user_settings(7)
         assert u.reminders_enabled and u.ping_mode is None and u.reminder_hours is None
         await store.set_guild_settings(5, reminder_hours=8)
-        assert await store.reminder_policy(5, 7) == (True, "channel", 8.0)
-        await store.set_user_settings(7, ping_mode="dm", reminder_hours=2)
+        assert await store.reminder_policy(5, 7) == (True, "dm", 8.0)
+        await store.set_user_settings(7, ping_mode="channel", reminder_hours=2)
         await store.set_user_settings(7, reminders_enabled=False)
         u = await store.user_settings(7)
-        assert (u.reminders_enabled, u.ping_mode, u.reminder_hours) == (False, "dm", 2.0)
-        assert await store.reminder_policy(5, 7) == (False, "dm", 2.0)
+        assert (u.reminders_enabled, u.ping_mode, u.reminder_hours) == (False, "channel", 2.0)
+        assert await store.reminder_policy(5, 7) == (False, "channel", 2.0)
         await store.set_user_settings(7, ping_mode=None)  # back to following the guild
         assert (await store.user_settings(7)).ping_mode is None
+
+
+class TestProperties:
+    """Whatever sequence of moves, stale clicks, illegal choices and undos the players make,
+    the stored game is exactly replay(setup, live choices), before and after a reopen."""
+
+    @settings(max_examples=25, deadline=None)
+    @given(
+        ops=st.lists(
+            st.tuples(
+                st.sampled_from(["apply", "stale", "illegal", "wrong_seat", "undo"]),
+                st.integers(0, 10**6),
+            ),
+            max_size=40,
+        ),
+        seed=st.integers(0, 10**6),
+    )
+    def test_store_matches_replay_of_live_choices(self, ops, seed):
+        asyncio.run(self._run(ops, seed))
+
+    async def _run(self, ops, seed):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "p.db")
+            store = await Store.open(path, synchronous="OFF")
+            try:
+                gid, state = await started_game(store, seed=seed)
+                setup = await store.load_setup(gid)
+                live: list[str] = []
+                for op, n in ops:
+                    state, seq = await store.load_state(gid)
+                    if state.is_over:
+                        break
+                    d_ = state.decision
+                    choice = d_.choices[n % len(d_.choices)].id
+                    if op == "apply":
+                        await store.apply_choice(gid, seq, d_.player, choice)
+                        live.append(choice)
+                    elif op == "stale":
+                        with pytest.raises(StaleMove):
+                            await store.apply_choice(gid, seq + 1 + n % 3, d_.player, choice)
+                    elif op == "illegal":
+                        with pytest.raises(IllegalChoice):
+                            await store.apply_choice(gid, seq, d_.player, f"nope-{n}")
+                    elif op == "wrong_seat":
+                        with pytest.raises(NotYourTurn):
+                            await store.apply_choice(gid, seq, (d_.player + 1) % 3, choice)
+                    else:
+                        last = (await store.choices(gid))[-1:] or None
+                        try:
+                            await store.undo(gid, seq, last[0].seat if last else 0)
+                            live.pop()
+                        except CannotUndo:
+                            pass
+                    state, seq = await store.load_state(gid)
+                    assert seq == len(live)
+                    assert state.digest() == replay(setup, live).digest()
+                    assert [c.choice_id for c in await store.choices(gid)] == live
+            finally:
+                await store.close()
+            again = await Store.open(path)
+            try:
+                check = await again.verify_game(gid)
+                assert check.ok, check.problem
+            finally:
+                await again.close()

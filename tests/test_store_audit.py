@@ -237,6 +237,13 @@ class TestCli:
         assert "No database" in capsys.readouterr().err
         assert not (tmp_path / "none.db").exists()
 
+    def test_not_a_database(self, tmp_path, capsys):
+        junk = tmp_path / "junk.db"
+        junk.write_bytes(b"this is not sqlite" * 100)
+        assert main(["--db", str(junk), "check-db"]) == 2
+        assert "not a database" in capsys.readouterr().err
+        assert main(["--db", str(tmp_path / "none.db"), "backup", str(tmp_path / "b.db")]) == 2
+
     def test_check_db_too_new(self, tmp_path, capsys):
         path = tmp_path / "g.db"
         assert main(["--db", str(path), "migrate"]) == 0

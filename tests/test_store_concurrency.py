@@ -130,13 +130,18 @@ async def main(path, game_ids):
     store = await Store.open(path)
     rng = random.Random()
     while True:
+        over = 0
         for gid in game_ids:
             state, seq = await store.load_state(gid)
             if state.is_over:
+                over += 1
                 continue
             d = state.decision
             await store.apply_choice(gid, seq, d.player, rng.choice(d.choices).id)
             print(gid, seq + 1, flush=True)   # printed only after the commit
+        if over == len(game_ids):
+            print("all over", flush=True)
+            await asyncio.sleep(3600)
 
 asyncio.run(main(sys.argv[1], [int(x) for x in sys.argv[2:]]))
 """
@@ -172,6 +177,8 @@ class TestCrash:
             while seen < kill_after + round_:
                 line = proc.stdout.readline()
                 assert line, proc.stderr.read() if proc.stderr else "child died"
+                if line.strip() == "all over":
+                    break
                 gid, seq = map(int, line.split())
                 committed[gid] = max(committed[gid], seq)
                 seen += 1

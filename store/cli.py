@@ -1,0 +1,175 @@
+"""Maintenance commands: ``python bot.py check-db`` / ``backup DEST`` / ``repair`` / ``migrate``.
+
+``main(argv)`` takes the arguments after the program name and returns an exit code:
+0 all good, 1 problems found, 2 the command could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .backup import backup_database
+from .config import database_path
+from .errors import StoreError
+from .models import GameCheck
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class CheckReport:
+    """What ``check_db`` found. ``ok`` only if the file and every game are sound."""
+
+    path: Path
+    integrity: list[str] = field(default_factory=list)
+    games: list[GameCheck] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[GameCheck]:
+        return [g for g in self.games if not g.ok]
+
+    @property
+    def ok(self) -> bool:
+        return not self.integrity and not self.failures
+
+    def lines(self) -> list[str]:
+        out = [f"Checked {self.path}: {len(self.games)} game(s)."]
+        out += [f"  database: {p}" for p in self.integrity]
+        out += [f"  game {g.game_id}: BROKEN - {g.problem}" for g in self.failures]
+        if self.ok:
+            out.append("  all games rebuild from seed + choices to their stored snapshots: OK")
+        else:
+            out.append(f"  {len(self.failures)} game(s) with problems (marked 'broken').")
+        return out
+
+
+async def check_db(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    mark: bool = True,
+    progress: Callable[[GameCheck], None] | None = None,
+) -> CheckReport:
+    """Verify every game: replay seed + choices and compare with the stored snapshots.
+
+    One bad game never stops the others: each mismatch or unreadable row is reported
+    (and, with ``mark=True``, the game is marked 'broken'). Also runs SQLite's
+    integrity_check and foreign_key_check. Raises StoreError only if the file itself
+    can't be opened (missing, too new, not a database).
+    """
+    p = Path(path) if path is not None else database_path()
+    if not p.is_file():
+        raise StoreError(f"No database at {p}")
+    store = await Store.open(p)
+    report = CheckReport(p)
+    try:
+        report.integrity = await store.integrity_check()
+        for game_id in await store.game_ids():
+            try:
+                check = await store.verify_game(game_id, mark=mark)
+            except Exception as exc:  # verify_game reports, but never let one game stop us
+                check = GameCheck(game_id, False, f"{type(exc).__name__}: {exc}")
+            report.games.append(check)
+            if progress is not None:
+                progress(check)
+    finally:
+        await store.close()
+    return report
+
+
+async def repair_db(
+    path: str | os.PathLike[str] | None = None, game_ids: Sequence[int] | None = None
+) -> list[GameCheck]:
+    """Rebuild the given games (default: every 'broken' one) from seed + choices; see
+    ``Store.repair_game``. Returns the verification of each game after the attempt."""
+    p = Path(path) if path is not None else database_path()
+    if not p.is_file():
+        raise StoreError(f"No database at {p}")
+    store = await Store.open(p)
+    try:
+        ids = list(game_ids) if game_ids else await store.game_ids(["broken"])
+        results = []
+        for game_id in ids:
+            try:
+                results.append(await store.repair_game(game_id))
+            except Exception as exc:
+                results.append(GameCheck(game_id, False, f"{type(exc).__name__}: {exc}"))
+        return results
+    finally:
+        await store.close()
+
+
+async def migrate_db(path: str | os.PathLike[str] | None = None) -> int:
+    """Open (and so migrate) the database; returns its schema version."""
+    store = await Store.open(path)
+    try:
+        return await store.schema_version()
+    finally:
+        await store.close()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bot.py", description="Ada's Dream database maintenance")
+    parser.add_argument("--db", help="database file (default: DATABASE_PATH or ./adas_dream.db)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check-db", help="verify every game against its seed and choices")
+    check.add_argument(
+        "--no-mark", action="store_true", help="report only; don't mark games broken"
+    )
+    backup = sub.add_parser("backup", help="consistent copy of the live database")
+    backup.add_argument("dest", help="file to write")
+    backup.add_argument("--force", action="store_true", help="overwrite DEST if it exists")
+    repair = sub.add_parser(
+        "repair", help="rebuild games from seed + choices (default: every broken game)"
+    )
+    repair.add_argument("game_ids", nargs="*", type=int, metavar="GAME_ID")
+    migrate = sub.add_parser("migrate", help="apply pending migrations, print the schema version")
+    for p in (check, backup, repair, migrate):
+        p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for ``python bot.py check-db | backup DEST | migrate``."""
+    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    path = Path(args.db) if args.db else database_path()
+    try:
+        if args.command == "check-db":
+            report = asyncio.run(check_db(path, mark=not args.no_mark))
+            print("\n".join(report.lines()))
+            return 0 if report.ok else 1
+        if args.command == "backup":
+            result = backup_database(path, args.dest, overwrite=args.force)
+            print(
+                f"Backed up {path} to {result.dest}: {result.bytes} bytes, "
+                f"{result.games} game(s), schema version {result.schema_version}."
+            )
+            return 0
+        if args.command == "repair":
+            results = asyncio.run(repair_db(path, args.game_ids))
+            for r in results:
+                verdict = "repaired, verifies OK" if r.ok else f"NOT repaired - {r.problem}"
+                print(f"game {r.game_id}: {verdict}")
+            print(f"{sum(r.ok for r in results)} of {len(results)} game(s) repaired.")
+            return 0 if all(r.ok for r in results) else 1
+        if args.command == "migrate":
+            print(f"{path}: schema version {asyncio.run(migrate_db(path))}")
+            return 0
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # e.g. "file is not a database"
+        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    return 2  # pragma: no cover - argparse enforces a command
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,63 @@
+"""Exceptions raised by the store.
+
+Every exception derives from :class:`StoreError` and carries a player-friendly
+``message`` (also its ``str()``), so the Discord layer can show it as-is.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class. ``str(exc)`` / ``exc.message`` is safe to show to players."""
+
+    default_message = "Something went wrong with the saved game."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class GameNotFound(StoreError):
+    default_message = "That game doesn't exist (any more)."
+
+
+class StaleMove(StoreError):
+    """The expected sequence number differs: a double click, an old button, a second process."""
+
+    default_message = "This button is from an earlier turn; the game has moved on."
+
+
+class NotYourTurn(StoreError):
+    default_message = "It isn't your turn."
+
+
+class GameNotActive(StoreError):
+    """The game is in the lobby, finished, cancelled or broken."""
+
+    default_message = "This game isn't being played right now."
+
+
+class LobbyError(StoreError):
+    """A lobby operation is not possible (game already started, lobby full, already seated...)."""
+
+    default_message = "The lobby can't be changed now."
+
+
+class CannotUndo(StoreError):
+    default_message = "That move can't be taken back."
+
+
+class GameBroken(StoreError):
+    """The game's saved data is damaged; the game has been marked 'broken'."""
+
+    default_message = (
+        "This game's saved data is damaged; it has been set aside for an admin to look at."
+    )
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the bot."""
+
+
+class MigrationError(StoreError):
+    """A migration file is malformed or failed to apply."""
