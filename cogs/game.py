@@ -11,6 +11,7 @@ shows, so a restarted bot knows whether the thread is up to date.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -698,31 +699,89 @@ class GameCog(commands.Cog, name="Game"):
                     dec = state.decision
                     if dec is None or rec.seat_at(dec.player) != seat:
                         continue
-                    seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
-                    ids = await asyncio.to_thread(self._ai_choices, state, seat.ai_policy, seed)
-                    new, cur = state, seq
-                    for choice_id in ids:
-                        d = new.decision
-                        if d is None or d.player != dec.player:
-                            break
-                        new = await self.store.apply_choice(
-                            game_id, cur, dec.player, choice_id, now=self.now()
-                        )
-                        cur += 1
-                    if cur == seq:  # the policy gave nothing usable: play one random choice
-                        pick = self.cfg.rng.choice(dec.choices).id
-                        new = await self.store.apply_choice(
-                            game_id, cur, dec.player, pick, now=self.now()
-                        )
-                        cur += 1
-                    try:
-                        await self.after_change(rec, state, new, cur, from_ai=True)
-                    except PublishError:
-                        pass  # logged; the next change or /ada refresh shows it again
+                    await self._play_turn_by_ai(rec, state, seq, seat.ai_policy)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the AI of game %s stopped", game_id)
+
+    async def _play_turn_by_ai(
+        self, rec: GameRecord, state: GameState, seq: int, policy: str | None
+    ) -> GameState:
+        """Play the current player's whole turn with an AI policy (caller holds the game lock):
+        used by AI seats and by a stand-in for an absent human."""
+        dec = state.decision
+        assert dec is not None
+        seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
+        ids = await asyncio.to_thread(self._ai_choices, state, policy, seed)
+        new, cur = state, seq
+        for choice_id in ids:
+            d = new.decision
+            if d is None or d.player != dec.player:
+                break
+            new = await self.store.apply_choice(rec.id, cur, dec.player, choice_id, now=self.now())
+            cur += 1
+        if cur == seq:  # the policy gave nothing usable: play one random choice
+            pick = self.cfg.rng.choice(dec.choices).id
+            new = await self.store.apply_choice(rec.id, cur, dec.player, pick, now=self.now())
+            cur += 1
+        try:
+            await self.after_change(rec, state, new, cur, from_ai=True)
+        except PublishError:
+            pass  # logged; the next change or /ada refresh shows it again
+        return new
+
+    @ada.command(
+        name="standin",
+        description="Ask an AI to play the current turn of an absent player (owner, or a table vote).",
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=_game_autocomplete)
+    @friendly
+    async def standin(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """An AI stand-in plays one turn for the player whose turn it is. It never happens by
+        itself: the game's creator (or a server admin, or the absent player) asks, or a majority
+        of the other human players vote for it with this same command."""
+        rec = await self._game(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self.locks[rec.id]:
+            rec = await self.store.get_game(rec.id)
+            state, seq = await self.store.load_state(rec.id)
+            dec = state.decision
+            seat = rec.seat_at(dec.player) if dec else None
+            if rec.status != "active" or dec is None or seat is None:
+                await say(interaction, "This game has no turn waiting.")
+                return
+            if seat.is_ai:
+                await say(interaction, "An AI seat is playing: it needs no stand-in.")
+                return
+            user = interaction.user.id
+            humans = [s.user_id for s in rec.seats if not s.is_ai and s.user_id is not None]
+            others = [u for u in humans if u != seat.user_id]
+            owner = user == seat.user_id or await self._is_admin(interaction, rec)
+            if not owner:
+                if user not in others:
+                    await say(interaction, "Only players of this game can vote for a stand-in.")
+                    return
+                votes = await self.store.add_standin_vote(rec.id, seq, user, now=self.now())
+                needed = len(others) // 2 + 1
+                if len(set(votes) & set(others)) < needed:
+                    await say(
+                        interaction,
+                        f"Vote recorded: {len(votes)} of {needed} needed for a stand-in to play "
+                        f"{seat.name}'s turn.",
+                    )
+                    return
+            with contextlib.suppress(discord.HTTPException):
+                channel = await self._channel(rec.thread_id or rec.channel_id)
+                await channel.send(
+                    f"An AI stand-in plays **{seat.name}**'s turn "
+                    f"(asked by {interaction.user.mention}).",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            await self._play_turn_by_ai(rec, state, seq, "greedy")
+        await say(interaction, f"The stand-in played {seat.name}'s turn.")
+        self.kick_ai(rec.id)
 
     # ------------------------------------------------------------------ reminders
 

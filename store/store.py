@@ -863,6 +863,27 @@ class Store:
         async with self._tx() as db:
             return await self._cancel_reminders(db, game_id, user_id)
 
+    # ------------------------------------------------------------------ stand-in votes
+
+    async def add_standin_vote(
+        self, game_id: int, seq: int, voter_id: int, *, now: datetime | None = None
+    ) -> list[int]:
+        """Record a vote for an AI stand-in at decision ``seq`` (once per voter); returns every
+        voter for that decision so far."""
+        async with self._tx() as db:
+            await self._game_row(db, game_id)
+            await db.execute(
+                "INSERT OR IGNORE INTO standin_votes (game_id, seq, voter_id, voted_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, seq, voter_id, to_db(now or utcnow())),
+            )
+            rows = await self._all(
+                db,
+                "SELECT voter_id FROM standin_votes WHERE game_id = ? AND seq = ? ORDER BY voted_at",
+                (game_id, seq),
+            )
+        return [int(r["voter_id"]) for r in rows]
+
     async def reminders(self, game_id: int) -> list[Reminder]:
         """Every reminder of a game, in scheduling order."""
         async with self._tx(write=False) as db:
