@@ -323,6 +323,9 @@ def turn_embeds(
     desc.append(f"**{who} — {dec.prompt}**")
     if is_private(state):
         desc.append("This decision is about their hand: the choices are shown to them privately.")
+    elif len(dec.choices) > BUTTON_MAX:
+        # Select menus show each full label already: a list here would only repeat them.
+        desc.append(f"Pick one of the {len(dec.choices)} choices in the menus below.")
     else:
         desc.append(choices_listing(dec))
     if note:
