@@ -1,0 +1,36 @@
+"""Regenerate the README's pictures of the board, a Mill and the scorepad from a seeded game.
+
+    .venv/bin/python scripts/readme_images.py
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import GameSetup, new_game  # noqa: E402
+from render import board_png, mill_png, scorepad_png  # noqa: E402
+
+
+def main() -> None:
+    out = ROOT / "docs" / "images"
+    out.mkdir(parents=True, exist_ok=True)
+    names = ["Ada", "Charles", "Mary", "Michael"]
+    st = new_game(GameSetup(players=4, seed=2026, names=names))
+    rnd = random.Random(2026)
+    while st.round < 12:
+        st.apply(rnd.choice(st.decision.choices).id)
+    (out / "board.png").write_bytes(board_png(st, viewer=st.current))
+    (out / "mill.png").write_bytes(mill_png(st, st.current, viewer=st.current))
+    while not st.is_over:
+        st.apply(rnd.choice(st.decision.choices).id)
+    (out / "scorepad.png").write_bytes(scorepad_png(st))
+    print(f"wrote board.png, mill.png and scorepad.png to {out}")
+
+
+if __name__ == "__main__":
+    main()
