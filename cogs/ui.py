@@ -33,8 +33,6 @@ PAGE_SIZE = PER_SELECT * SELECTS_PER_PAGE
 LOG_LINES = 6
 
 #: Decisions about the player's hand: their choices are shown only to that player.
-PRIVATE_KINDS = frozenset({"partner_play", "hand_limit", "discard", "play_free", "keep_eight"})
-
 COLOURS = [0x2E86C1, 0xC0392B, 0x27AE60, 0x8E44AD]
 
 
@@ -83,8 +81,9 @@ def is_private(state: GameState) -> bool:
     dec = state.decision
     if dec is None:
         return False
-    if dec.kind in PRIVATE_KINDS:
+    if dec.private:  # the engine flags decisions that list hand cards
         return True
+    # and, to be safe, any choice that names a card in hand
     hand = set(state.players[dec.player].hand)
     return any(part in hand for c in dec.choices for part in c.id.split(":"))
 
