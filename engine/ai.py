@@ -17,11 +17,13 @@ Policies
   the turn is played by a cheap myopic default (each later decision of the turn picks the choice
   whose immediate result evaluates best), and the position at the end of the turn is scored with
   `evaluate`. The best choice wins (ties: the first in the engine's stable order).
-* ``search``: flat Monte Carlo over the greedy's best few choices (UCB1 to share the budget). Each
-  iteration samples the hidden information (see below), applies a candidate, finishes the turn as
-  the greedy does, lets the game run on for `horizon` further turns with the myopic policy, and
-  scores the result with `evaluate`. Budget: seconds (``budget_seconds``) or a fixed number of
-  iterations (``iterations``, reproducible whatever the machine's speed).
+* ``search``: sampled lookahead over the greedy's best few choices. Each round samples the hidden
+  information (see below) once and, on that same sample, plays every candidate: the candidate, the
+  rest of the turn (myopic default), then one turn of every player (the decider included) played
+  as the greedy plays a turn, and scores the end with `evaluate` (own value only by default: the
+  opponents' turns are in the lookahead already). The best total wins. Budget: seconds per
+  decision (``budget_seconds``, at least one round) or a fixed number of rounds (``iterations``,
+  reproducible whatever the machine's speed).
 
 Fair play
 ---------
@@ -482,25 +484,38 @@ class GreedyPolicy:
         return self.rank(state, rng)[0][1]
 
 
-@dataclass
-class _Arm:
-    choice: str
-    prior: float
-    visits: int = 0
-    total: float = 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.visits if self.visits else -math.inf
+def _greedy_turn(st: GameState) -> GameState:
+    """Play the current player's whole turn as the greedy would (no sampling); return the result."""
+    seat = st.current
+    ids = [i for i, _ in rules.legal_choices(st)]
+    if not ids:
+        return st
+    best, best_value = st, -math.inf
+    for cid in ids:
+        trial = fast_copy(st)
+        trial.apply(cid)
+        trial = _finish_turn(trial, seat)
+        value = evaluate(trial, seat)
+        if value > best_value:
+            best, best_value = trial, value
+    return best
 
 
 class SearchPolicy:
-    """Flat Monte Carlo with UCB1 over the greedy's best choices (see the module doc).
+    """Sampled two-ply turn lookahead over the greedy's best choices (see the module doc).
 
-    budget_seconds: wall-clock budget per decision (ignored when `iterations` is given).
-    iterations: a fixed number of simulations per decision (reproducible on any machine).
-    candidates: how many of the greedy's best choices are simulated.
-    horizon: turns played on (by anyone) after the decider's turn before evaluating.
+    Each round samples the hidden information once (`determinize`) and, on that same sample, plays
+    every candidate: the candidate, the rest of the turn (myopic default), then `horizon` more
+    turns by everyone with the greedy's turn play (`horizon=None`: one full round, so the decider
+    plays again), and scores the end with `evaluate`. The candidate with the best mean wins.
+
+    budget_seconds: wall-clock budget per decision (ignored when `iterations` is given); at least
+        one round is always played.
+    iterations: a fixed number of rounds instead (reproducible on any machine).
+    candidates: how many of the greedy's best choices are compared.
+    horizon: turns played after the decider's turn (None: one per player).
+    rollout: "greedy" (each rollout turn as the greedy plays it) or "myopic" (cheaper, weaker).
+    leaf_opponent_weight: `evaluate`'s opponent weight at the end of a rollout (None: WEIGHTS').
     """
 
     name = "search"
@@ -509,15 +524,17 @@ class SearchPolicy:
         self,
         budget_seconds: float = 1.0,
         iterations: int | None = None,
-        candidates: int = 5,
-        horizon: int = 2,
-        exploration: float = 3.0,
+        candidates: int = 4,
+        horizon: int | None = None,
+        rollout: str = "greedy",
+        leaf_opponent_weight: float | None = 0.0,
     ) -> None:
         self.budget_seconds = budget_seconds
         self.iterations = iterations
         self.candidates = candidates
         self.horizon = horizon
-        self.exploration = exploration
+        self.rollout = rollout
+        self.leaf_opponent_weight = leaf_opponent_weight
         self.greedy = GreedyPolicy()
         self.last_iterations = 0
 
@@ -528,35 +545,36 @@ class SearchPolicy:
         start = time.perf_counter()
         seat = _decider(state)
         ranked = self.greedy.rank(state, rng)
-        arms = [_Arm(cid, value) for value, cid in ranked[: self.candidates]]
+        arms = [cid for _, cid in ranked[: self.candidates]]
+        prior = {cid: value for value, cid in ranked}
         if len(arms) == 1:
-            return arms[0].choice
-        done = 0
+            return arms[0]
+        horizon = len(state.players) if self.horizon is None else self.horizon
+        totals = dict.fromkeys(arms, 0.0)
+        rounds = 0
         while True:
             if self.iterations is not None:
-                if done >= self.iterations:
+                if rounds >= self.iterations:
                     break
-            elif done >= len(arms) and time.perf_counter() - start >= self.budget_seconds:
+            elif rounds and time.perf_counter() - start >= self.budget_seconds:
                 break
-            arm = self._select(arms, done)
-            trial = fast_copy(state)
-            determinize(trial, seat, rng)
-            trial.apply(arm.choice)
-            trial = _finish_turn(trial, seat)
-            trial = _play_turns(trial, self.horizon)
-            arm.visits += 1
-            arm.total += evaluate(trial, seat)
-            done += 1
-        self.last_iterations = done
-        best = max(arms, key=lambda a: (a.mean, a.prior))
-        return best.choice
-
-    def _select(self, arms: list[_Arm], done: int) -> _Arm:
-        for arm in arms:
-            if not arm.visits:
-                return arm
-        log_n = math.log(done)
-        return max(arms, key=lambda a: a.mean + self.exploration * math.sqrt(log_n / a.visits))
+            base = fast_copy(state)
+            determinize(base, seat, rng)
+            for cid in arms:
+                trial = fast_copy(base)
+                trial.apply(cid)
+                trial = _finish_turn(trial, seat)
+                for _ in range(horizon):
+                    if trial.over:
+                        break
+                    if self.rollout == "greedy":
+                        trial = _greedy_turn(trial)
+                    else:
+                        trial = _finish_turn(trial, trial.current)
+                totals[cid] += evaluate(trial, seat, self.leaf_opponent_weight)
+            rounds += 1
+        self.last_iterations = rounds
+        return max(arms, key=lambda cid: (totals[cid], prior[cid]))
 
 
 # ======================================================================================

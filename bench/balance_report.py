@@ -1,0 +1,678 @@
+"""Balance report: self-play many games with AI policies and measure the designed content.
+
+    .venv/bin/python bench/balance_report.py                   # default run, under ~10 minutes
+    .venv/bin/python bench/balance_report.py --games 10 --search-games 0 --out /tmp/rep  # quick
+
+Writes <out>/balance.md (Markdown tables) and <out>/balance.png (a Pillow chart):
+score distribution by scorepad category, win rate by seat order, game length in turns, and how
+often each Objective, Program, Partner and Multiplier is taken, for greedy self-play at 2, 3 and
+4 players plus a smaller sample of the search policy (the strongest). Games use seeds
+seed..seed+games-1 per player count; results do not depend on --jobs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import inspect
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import GameSetup  # noqa: E402
+from engine import ai as ai_module  # noqa: E402
+from engine import board as B  # noqa: E402
+from engine import content as C  # noqa: E402
+from engine import rules as rules_module  # noqa: E402
+from engine.ai import get_policy, policy_rng  # noqa: E402
+from engine.scoring import CATEGORIES  # noqa: E402
+from engine.state import COLOUR_AREA  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "reports"
+TARGET_SCORE = 107  # the rulebook's example final score
+TARGET_TURNS = 18  # "about 18 turns each"
+
+
+# ======================================================================================
+# Proposed content edits, measured in-process (engine/content.py itself is not changed here)
+# ======================================================================================
+
+# Each edit: (path, new value, why). Paths: "NAME" (module constant), "NAME[key]" (an entry of
+# a dict or list constant), or "LIST:id.field" (a field of the item with that id in a list).
+PROPOSED_EDITS: list[tuple[str, Any, str]] = [
+    (
+        "GEAR_COSTS[add]",
+        {"brass": 1, "coal": 1},
+        "Gears: greedy players end with about 5 of 12 Gear spaces built (-13 to -16 Prestige) "
+        "because Brass is the bottleneck; 1 Brass + 1 Coal builds more Gears and completes lines.",
+    ),
+    (
+        "GEAR_COSTS[sub]",
+        {"brass": 1, "coal": 1},
+        "Same for the Subtraction Gear (its operator already costs the line value).",
+    ),
+    (
+        "SEAT_BONUS",
+        [{"money": 2, "coal": 1}, {"money": 1}, {"coal": 1}, {"money": 1, "coal": 1}],
+        "Seat order: the first player wins least at every player count (and scores least at 3"
+        " and 4); a start bonus of £2 and 1 Coal for the first seat. (engine.rules.new_game hard-"
+        "codes the seat bonus; measured here by adding the difference after setup.)",
+    ),
+    (
+        "OBJECTIVES:study_four_assignments.condition",
+        {"kind": "assignment_count", "n": 3},
+        "Never claimed in greedy self-play (4 Assignments); 3 matches its side-A peers.",
+    ),
+    (
+        "OBJECTIVES:meetings_sponsors.condition",
+        {"kind": "sponsors_in_supply", "n": 3},
+        "Never claimed (5 sponsor Partners in a supply of 8, one of them a starting card).",
+    ),
+    (
+        "OBJECTIVES:institutions_five_levels.condition",
+        {"kind": "lecture_levels", "n": 4},
+        "Never claimed (a disc on all 5 Lecture levels); 4 levels keeps it the hard B side.",
+    ),
+    (
+        "OBJECTIVES:meetings_four_rooms.condition",
+        {"kind": "meeting_discs", "n": 3},
+        "Never claimed (all 4 rooms); 3 discs in the rooms differs from side A's 3 rooms.",
+    ),
+]
+
+
+def _slot(path: str) -> tuple[Any, Any]:
+    """The container and key that a PROPOSED_EDITS path names."""
+    if ":" in path:
+        list_name, rest = path.split(":", 1)
+        item_id, fld = rest.split(".", 1)
+        items = {item["id"]: item for item in getattr(C, list_name)}
+        return items[item_id], fld
+    if "[" in path:
+        name, key = path[:-1].split("[", 1)
+        container = getattr(C, name)
+        return container, int(key) if isinstance(container, list) else key
+    return C.__dict__, path
+
+
+_ORIGINAL_SEAT_BONUS = copy.deepcopy(C.SEAT_BONUS)
+
+
+def _seat_bonus_fix(st: Any) -> None:
+    """Give each seat the difference between the edited and the original SEAT_BONUS, when the rules
+    do not read SEAT_BONUS themselves (they hard-code the original values)."""
+    if "SEAT_BONUS" in inspect.getsource(rules_module.new_game):
+        return
+    for seat, p in enumerate(st.players):
+        new, old = C.SEAT_BONUS[seat], _ORIGINAL_SEAT_BONUS[seat]
+        for res in set(new) | set(old):
+            setattr(p, res, getattr(p, res) + new.get(res, 0) - old.get(res, 0))
+
+
+def apply_edits(edits: list[tuple[str, Any, str]]) -> list[tuple[Any, Any, Any]]:
+    """Patch engine.content in this process (engine.board's lookups share the same dicts).
+
+    Returns what `revert_edits` needs to put the original values back.
+    """
+    undo = []
+    for path, value, _ in edits:
+        container, key = _slot(path)
+        undo.append((container, key, copy.deepcopy(container[key])))
+        container[key] = copy.deepcopy(value)
+    ai_module._mill_potential_of.cache_clear()
+    return undo
+
+
+def revert_edits(undo: list[tuple[Any, Any, Any]]) -> None:
+    for container, key, old in reversed(undo):
+        container[key] = old
+    ai_module._mill_potential_of.cache_clear()
+
+
+# ======================================================================================
+# Playing and observing one game
+# ======================================================================================
+
+
+@dataclass
+class GameStats:
+    players: int
+    seed: int
+    policy: str
+    proposed: bool
+    scores: list[dict[str, int]]
+    winner: int
+    turns: list[int]
+    rounds: int
+    decisions: int
+    seconds: float
+    objectives: list[str]  # in play
+    objective_claims: dict[str, list[str]]  # objective -> slots taken ("high"/"low")
+    programs_seen: set[str] = field(default_factory=set)
+    programs_placed: list[str] = field(default_factory=list)
+    programs_scored: list[str] = field(default_factory=list)
+    partners_seen: set[str] = field(default_factory=set)
+    partners_taken: list[str] = field(default_factory=list)
+    multipliers_seen: set[str] = field(default_factory=set)
+    multipliers_taken: list[str] = field(default_factory=list)
+    multipliers_built: list[str] = field(default_factory=list)
+    first_player_won: bool = False
+    area_turns: Counter = field(default_factory=Counter)  # actions-turn areas and Workshop turns
+
+
+def play(job: tuple[int, int, str, dict[str, Any], bool]) -> GameStats:
+    players, seed, policy_name, kw, proposed = job
+    undo = apply_edits(PROPOSED_EDITS) if proposed else []
+    try:
+        return _play(players, seed, policy_name, kw, proposed)
+    finally:
+        revert_edits(undo)
+
+
+def _play(
+    players: int, seed: int, policy_name: str, kw: dict[str, Any], proposed: bool
+) -> GameStats:
+    from engine import new_game
+    from engine.mill import LINE_DICE, program_met
+
+    st = new_game(GameSetup(players=players, seed=seed))
+    if proposed:
+        _seat_bonus_fix(st)
+    policies = [get_policy(policy_name, **kw) for _ in range(players)]
+    rngs = [policy_rng(seed, s) for s in range(players)]
+    programs_seen: set[str] = set()
+    partners_seen: set[str] = set()
+    multipliers_seen: set[str] = set()
+    taken_partners: list[str] = []
+    taken_multipliers: list[str] = []
+    area_turns: Counter = Counter()
+    decisions = 0
+    start = time.perf_counter()
+    while not st.is_over:
+        programs_seen.update(x for x in st.program_display if x)
+        partners_seen.update(x for x in st.partner_display if x)
+        multipliers_seen.update(x for x in st.multiplier_display if x)
+        seat = st.current
+        before_cards = Counter(st.players[seat].supply())
+        before_gears = Counter(st.players[seat].gear_supply) + Counter(st.players[seat].gears)
+        op = st.stack[-1]["op"]
+        choice = policies[seat].choose(st, rngs[seat])
+        if op == "turn":
+            parts = choice.split(":")
+            if parts[0] == "act":
+                die = st.players[seat].store[int(parts[1])] or "K"
+                area = parts[2] if len(parts) > 2 else COLOUR_AREA[die[0]]
+                area_turns[f"actions: {area}"] += 1
+            else:
+                area_turns[{"ws": "workshop"}.get(parts[0], parts[0])] += 1
+        st.apply(choice)
+        decisions += 1
+        p = st.players[seat]
+        gained = Counter(p.supply()) - before_cards
+        for card in gained.elements():
+            if B.PARTNER[card]["tier"] != "S":
+                taken_partners.append(card)
+        new_gears = (Counter(p.gear_supply) + Counter(p.gears)) - before_gears
+        for gear in new_gears.elements():
+            if gear in B.MULTIPLIER:
+                taken_multipliers.append(gear)
+    seconds = time.perf_counter() - start
+    claims: dict[str, list[str]] = {}
+    for a, obj in enumerate(st.objectives):
+        claims[obj] = [slot for _, slot in st.objective_discs[a]]
+    placed, scored, built = [], [], []
+    for p in st.players:
+        for line, tile in enumerate(p.programs):
+            if tile:
+                placed.append(tile)
+                dice = [p.mill[i] for i in LINE_DICE[line]]
+                if None not in dice and program_met(B.PROGRAM[tile]["criteria"], dice):  # type: ignore[arg-type]
+                    scored.append(tile)
+        built += [g for g in p.gears if g and g in B.MULTIPLIER]
+    winner = st.winner()
+    return GameStats(
+        players=players,
+        seed=seed,
+        policy=policy_name,
+        proposed=proposed,
+        scores=st.final_scores(),
+        winner=winner,
+        turns=[p.turns for p in st.players],
+        rounds=st.round,
+        decisions=decisions,
+        seconds=seconds,
+        objectives=list(st.objectives),
+        objective_claims=claims,
+        programs_seen=programs_seen,
+        programs_placed=placed,
+        programs_scored=scored,
+        partners_seen=partners_seen,
+        partners_taken=taken_partners,
+        multipliers_seen=multipliers_seen,
+        multipliers_taken=taken_multipliers,
+        multipliers_built=built,
+        first_player_won=winner == 0,
+        area_turns=area_turns,
+    )
+
+
+# ======================================================================================
+# Aggregation
+# ======================================================================================
+
+
+def dist(values: list[float]) -> tuple[float, float, float, float, float]:
+    v = sorted(values)
+    return (
+        statistics.fmean(v),
+        statistics.pstdev(v) if len(v) > 1 else 0.0,
+        v[0],
+        statistics.median(v),
+        v[-1],
+    )
+
+
+def fmt(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def sample_section(title: str, games: list[GameStats]) -> list[str]:
+    n = games[0].players
+    lines = [f"### {title}", ""]
+    rows = [row for g in games for row in g.scores]
+    totals = [r["Total"] for r in rows]
+    winners = [g.scores[g.winner]["Total"] for g in games]
+    turns = [t for g in games for t in g.turns]
+    secs = sum(g.seconds for g in games)
+    decs = sum(g.decisions for g in games)
+    lines.append(
+        f"{len(games)} games, {n} players. Final score (all seats): mean {fmt(statistics.fmean(totals))}, "
+        f"winners' mean {fmt(statistics.fmean(winners))} (target: example score {TARGET_SCORE}). "
+        f"Turns per player: mean {fmt(statistics.fmean(turns))} (target about {TARGET_TURNS}); "
+        f"rounds {fmt(statistics.fmean(g.rounds for g in games))}; "
+        f"decisions per game {fmt(decs / len(games))}; "
+        f"{fmt(decs / secs if secs else 0)} decisions/s for this policy."
+    )
+    lines += ["", "| Category | mean | sd | min | median | max |", "|---|---:|---:|---:|---:|---:|"]
+    for cat in [*CATEGORIES, "Total"]:
+        m, sd, lo, med, hi = dist([r[cat] for r in rows])
+        lines.append(f"| {cat} | {fmt(m)} | {fmt(sd)} | {lo} | {med:g} | {hi} |")
+    lines += ["", "| Seat (turn order) | win rate | mean score |", "|---|---:|---:|"]
+    for seat in range(n):
+        wins = sum(g.winner == seat for g in games)
+        mean = statistics.fmean(g.scores[seat]["Total"] for g in games)
+        lines.append(f"| {seat + 1} | {100 * wins / len(games):.0f}% | {fmt(mean)} |")
+    areas: Counter = Counter()
+    for g in games:
+        areas.update(g.area_turns)
+    total_turns = sum(areas.values()) or 1
+    lines += ["", "Turn types: " + ", ".join(
+        f"{k} {100 * v / total_turns:.0f}%" for k, v in areas.most_common()
+    ), ""]  # fmt: skip
+    return lines
+
+
+def usage_tables(games: list[GameStats]) -> list[str]:
+    lines: list[str] = []
+    # Objectives
+    in_play: Counter = Counter()
+    claimed_games: Counter = Counter()
+    discs: Counter = Counter()
+    high: Counter = Counter()
+    seat_slots: Counter = Counter()
+    for g in games:
+        for obj in g.objectives:
+            in_play[obj] += 1
+            seat_slots[obj] += g.players
+            slots = g.objective_claims.get(obj, [])
+            claimed_games[obj] += bool(slots)
+            discs[obj] += len(slots)
+            high[obj] += slots.count("high")
+    lines += [
+        "### Objectives",
+        "",
+        "Claimed: share of the games it was in play where at least one player claimed it; per seat:"
+        " share of players (in those games) who claimed it.",
+        "",
+        "| Objective | side | high/low | in play | claimed | per seat | high slots |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
+    for obj in C.OBJECTIVES:
+        oid = obj["id"]
+        if not in_play[oid]:
+            lines.append(f"| {oid} | {obj['side']} | {obj['high']}/{obj['low']} | 0 | - | - | - |")
+            continue
+        lines.append(
+            f"| {oid} | {obj['side']} | {obj['high']}/{obj['low']} | {in_play[oid]} | "
+            f"{100 * claimed_games[oid] / in_play[oid]:.0f}% | "
+            f"{100 * discs[oid] / seat_slots[oid]:.0f}% | {high[oid]} |"
+        )
+    # Programs
+    seen: Counter = Counter()
+    placed: Counter = Counter()
+    scored: Counter = Counter()
+    for g in games:
+        seen.update(g.programs_seen)
+        placed.update(g.programs_placed)
+        scored.update(g.programs_scored)
+    lines += [
+        "",
+        "### Programs",
+        "",
+        "Taken: times placed per game in which it was on display; scored: share of placed that scored.",
+        "",
+        "| Program | Prestige | on display (games) | placed | taken rate | scored |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for prog in sorted(C.PROGRAMS, key=lambda p: -placed[p["id"]] / max(1, seen[p["id"]])):
+        pid = prog["id"]
+        rate = placed[pid] / seen[pid] if seen[pid] else 0
+        sc = f"{100 * scored[pid] / placed[pid]:.0f}%" if placed[pid] else "-"
+        lines.append(
+            f"| {pid} | {prog['prestige']} | {seen[pid]} | {placed[pid]} | {100 * rate:.0f}% | {sc} |"
+        )
+    # Partners
+    pseen: Counter = Counter()
+    ptaken: Counter = Counter()
+    for g in games:
+        pseen.update(g.partners_seen)
+        ptaken.update(g.partners_taken)
+    lines += [
+        "",
+        "### Partners (tier 1 and 2)",
+        "",
+        "Taken: times gained per game in which it was on display (cards drawn blind count too).",
+        "",
+        "| Partner | tier | science | PP | need | on display (games) | taken | taken rate |",
+        "|---|---|---|---:|---|---:|---:|---:|",
+    ]
+    tiered = [p for p in C.PARTNERS if p["tier"] != "S"]
+    for card in sorted(tiered, key=lambda p: -ptaken[p["id"]] / max(1, pseen[p["id"]])):
+        cid = card["id"]
+        need = card["need"]
+        need_text = "/".join(map(str, need["values"])) if need["kind"] == "value" else need["kind"]
+        rate = ptaken[cid] / pseen[cid] if pseen[cid] else 0
+        lines.append(
+            f"| {cid} | {card['tier']} | {card['science'] or 'sponsor'} | {card['prestige']} | "
+            f"{need_text} | {pseen[cid]} | {ptaken[cid]} | {100 * rate:.0f}% |"
+        )
+    # Multipliers
+    mseen: Counter = Counter()
+    mtaken: Counter = Counter()
+    mbuilt: Counter = Counter()
+    for g in games:
+        mseen.update(g.multipliers_seen)
+        mtaken.update(g.multipliers_taken)
+        mbuilt.update(g.multipliers_built)
+    lines += [
+        "",
+        "### Multipliers",
+        "",
+        "| Multiplier | cost | on display (games) | taken | taken rate | built |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for m in sorted(C.MULTIPLIERS, key=lambda m: -mtaken[m["id"]] / max(1, mseen[m["id"]])):
+        mid = m["id"]
+        cost = ", ".join(f"{v} {k}" for k, v in m["cost"].items())
+        rate = mtaken[mid] / mseen[mid] if mseen[mid] else 0
+        lines.append(
+            f"| {mid} | {cost} | {mseen[mid]} | {mtaken[mid]} | {100 * rate:.0f}% | {mbuilt[mid]} |"
+        )
+    return lines + [""]
+
+
+def proposed_section(samples: dict[str, list[GameStats]], counts: list[int]) -> list[str]:
+    """The proposed edits and their measured effect: same seeds, greedy, before and after."""
+    lines = [
+        "## Proposed content edits (measured in-process; engine/content.py unchanged)",
+        "",
+        "| Content | now | proposed | why |",
+        "|---|---|---|---|",
+    ]
+    for path, value, why in PROPOSED_EDITS:
+        container, key = _slot(path)
+        lines.append(f"| `{path}` | `{container[key]}` | `{value}` | {why} |")
+    lines += [
+        "",
+        "Same seeds, greedy self-play, before -> after:",
+        "",
+        "| Players | mean score | winners' mean | turns per player | Gears | Lines | "
+        "first-seat win rate | last-seat win rate |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for n in counts:
+        before = samples.get(f"greedy {n}p")
+        after = samples.get(f"greedy {n}p (proposed)")
+        if not before or not after:
+            continue
+
+        def row(games: list[GameStats], n: int = n) -> list[float]:
+            rows = [r for g in games for r in g.scores]
+            return [
+                statistics.fmean(r["Total"] for r in rows),
+                statistics.fmean(g.scores[g.winner]["Total"] for g in games),
+                statistics.fmean(t for g in games for t in g.turns),
+                statistics.fmean(r["Gears"] for r in rows),
+                statistics.fmean(r["Lines"] for r in rows),
+                100 * sum(g.winner == 0 for g in games) / len(games),
+                100 * sum(g.winner == n - 1 for g in games) / len(games),
+            ]
+
+        cells = [f"{fmt(a)} -> {fmt(b)}" for a, b in zip(row(before), row(after), strict=True)]
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+# ======================================================================================
+# Chart (Pillow only)
+# ======================================================================================
+
+
+def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
+    from PIL import Image, ImageDraw, ImageFont
+
+    names = list(samples)
+    palette = [
+        (52, 101, 164),
+        (204, 102, 0),
+        (78, 154, 6),
+        (117, 80, 123),
+        (164, 0, 0),
+        (0, 150, 160),
+        (196, 160, 0),
+        (90, 90, 90),
+    ]
+    width, height = 1400, 900
+    img = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(img)
+    try:
+        font = ImageFont.load_default(size=15)
+        small = ImageFont.load_default(size=12)
+        big = ImageFont.load_default(size=20)
+    except TypeError:  # Pillow without sized default fonts
+        font = small = big = ImageFont.load_default()
+    draw.text((20, 12), "Ada's Dream balance: AI self-play", fill="black", font=big)
+
+    # Panel 1: mean score per category, one bar per sample
+    x0, y0, w, h = 70, 90, 1300, 400
+    cats = [*CATEGORIES, "Total"]
+    means = {
+        n: [statistics.fmean(r[c] for g in games for r in g.scores) for c in cats]
+        for n, games in samples.items()
+    }
+    lo = min(0.0, min(min(v) for v in means.values()))
+    hi = max(10.0, max(max(v) for v in means.values()), float(TARGET_SCORE)) + 10
+    scale = h / (hi - lo)
+
+    def y_of(v: float) -> float:
+        return y0 + h - (v - lo) * scale
+
+    for tick in range(int(lo // 10) * 10, int(hi) + 1, 10):
+        y = y_of(tick)
+        draw.line((x0, y, x0 + w, y), fill=(225, 225, 225))
+        draw.text((x0 - 40, y - 7), str(tick), fill="black", font=small)
+    draw.line((x0, y_of(0), x0 + w, y_of(0)), fill="black")
+    yt = y_of(TARGET_SCORE)
+    draw.line((x0, yt, x0 + w, yt), fill=(200, 0, 0), width=2)
+    draw.text(
+        (x0 + w - 190, yt - 16), f"target final score {TARGET_SCORE}", fill=(200, 0, 0), font=small
+    )
+    group = w / len(cats)
+    bar = (group - 12) / max(1, len(names))
+    for ci, cat in enumerate(cats):
+        gx = x0 + ci * group + 6
+        for ni, n in enumerate(names):
+            v = means[n][ci]
+            bx = gx + ni * bar
+            top, bottom = sorted((y_of(v), y_of(0)))
+            draw.rectangle((bx, top, bx + bar - 2, bottom), fill=palette[ni % len(palette)])
+        label = cat if len(cat) < 12 else cat.replace(" ", "\n")
+        draw.multiline_text((gx, y0 + h + 8), label, fill="black", font=small)
+    draw.text((x0, y0 - 50), "Mean Prestige by scorepad category", fill="black", font=font)
+    for ni, n in enumerate(names):
+        lx = x0 + 380 + (ni % 4) * 230
+        ly = y0 - 52 + (ni // 4) * 18
+        draw.rectangle((lx, ly + 2, lx + 14, ly + 14), fill=palette[ni % len(palette)])
+        draw.text((lx + 20, ly), n, fill="black", font=small)
+
+    # Panel 2: win rate by seat order
+    px, py, pw, ph = 70, 600, 620, 240
+    draw.text((px, py - 48), "Win rate by seat order (line: fair share)", fill="black", font=font)
+    draw.line((px, py + ph, px + pw, py + ph), fill="black")
+    slots = [(n, s) for n, games in samples.items() for s in range(games[0].players)]
+    bw = pw / max(1, len(slots))
+    for k, (n, s) in enumerate(slots):
+        games = samples[n]
+        rate = sum(g.winner == s for g in games) / len(games)
+        fair = 1 / games[0].players
+        bx = px + k * bw
+        draw.rectangle(
+            (bx + 2, py + ph - rate * ph, bx + bw - 3, py + ph),
+            fill=palette[names.index(n) % len(palette)],
+        )
+        draw.line((bx, py + ph - fair * ph, bx + bw, py + ph - fair * ph), fill=(200, 0, 0))
+        draw.text((bx + 4, py + ph + 4), f"{s + 1}", fill="black", font=small)
+        draw.text((bx + 2, py + ph - rate * ph - 15), f"{100 * rate:.0f}", fill="black", font=small)
+
+    # Panel 3: turns per player and final score distributions
+    qx, qy, qw, qh = 900, 580, 460, 260
+    draw.text(
+        (qx, qy - 28), "Final score (box: quartiles) and turns per player", fill="black", font=font
+    )
+    all_totals = [r["Total"] for games in samples.values() for g in games for r in g.scores]
+    smin, smax = min(all_totals + [0]), max(all_totals + [TARGET_SCORE])
+    sscale = qw / max(1, smax - smin)
+    for k, (n, games) in enumerate(samples.items()):
+        totals = sorted(r["Total"] for g in games for r in g.scores)
+        q1, q2, q3 = statistics.quantiles(totals, n=4) if len(totals) > 1 else (totals[0],) * 3
+        y = qy + 4 + k * (qh / max(1, len(samples)))
+        colour = palette[k % len(palette)]
+
+        def sx(v: float) -> float:
+            return qx + (v - smin) * sscale
+
+        draw.line((sx(totals[0]), y + 6, sx(totals[-1]), y + 6), fill=colour, width=2)
+        draw.rectangle((sx(q1), y, sx(q3), y + 12), outline=colour, width=2)
+        draw.line((sx(q2), y, sx(q2), y + 12), fill=colour, width=3)
+        turns = statistics.fmean(t for g in games for t in g.turns)
+        draw.text(
+            (qx - 150, y - 1), f"{n}: median {q2:g}, {turns:.1f} turns", fill=colour, font=small
+        )
+    xt = qx + (TARGET_SCORE - smin) * sscale
+    draw.line((xt, qy, xt, qy + qh), fill=(200, 0, 0), width=1)
+    draw.line((qx, qy + qh, qx + qw, qy + qh), fill="black")
+    step = 20
+    for tick in range(int(smin // step) * step, int(smax) + 1, step):
+        if tick >= smin:
+            tx = qx + (tick - smin) * sscale
+            draw.line((tx, qy + qh, tx, qy + qh + 4), fill="black")
+            draw.text((tx - 8, qy + qh + 6), str(tick), fill="black", font=small)
+    img.save(path)
+
+
+# ======================================================================================
+# Main
+# ======================================================================================
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--games", type=int, default=16, help="greedy games per player count")
+    ap.add_argument("--players", default="2,3,4", help="player counts for greedy self-play")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--search-games", type=int, default=2, help="search self-play games (2 players)"
+    )
+    ap.add_argument("--search-iterations", type=int, default=1, help="search rounds per decision")
+    ap.add_argument(
+        "--proposed",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also play the greedy games with PROPOSED_EDITS applied (before/after tables)",
+    )
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    jobs: list[tuple[int, int, str, dict[str, Any], bool]] = []
+    counts = [int(x) for x in args.players.split(",") if x]
+    variants = [False, True] if args.proposed else [False]
+    for proposed in variants:
+        for n in counts:
+            jobs += [(n, args.seed + i, "greedy", {}, proposed) for i in range(args.games)]
+    search_kw: dict[str, Any] = {"iterations": args.search_iterations}
+    jobs += [(2, args.seed + i, "search", search_kw, False) for i in range(args.search_games)]
+    start = time.perf_counter()
+    # longest first, so the pool finishes together
+    order = sorted(range(len(jobs)), key=lambda i: (jobs[i][2] != "search", -jobs[i][0]))
+    results: dict[int, GameStats] = {}
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {i: pool.submit(play, jobs[i]) for i in order}
+        for i, fut in futures.items():
+            results[i] = fut.result()
+    elapsed = time.perf_counter() - start
+
+    samples: dict[str, list[GameStats]] = {}
+    for i in range(len(jobs)):
+        g = results[i]
+        label = f"{g.policy} {g.players}p" + (" (proposed)" if g.proposed else "")
+        samples.setdefault(label, []).append(g)
+
+    md = [
+        "# Ada's Dream balance report",
+        "",
+        "Generated by `bench/balance_report.py` (AI self-play; policies in `engine/ai.py`). "
+        f"Seeds {args.seed}..{args.seed + args.games - 1} per player count; "
+        f"search: {args.search_games} two-player games at {args.search_iterations} sampled "
+        f"round(s) per decision. Run time {elapsed:.0f} s with {args.jobs} worker(s).",
+        "",
+        "![chart](balance.png)",
+        "",
+        "## Scores, seats and game length",
+        "",
+    ]
+    for name, games in samples.items():
+        md += sample_section(name, games)
+    if args.proposed:
+        md += proposed_section(samples, counts)
+    greedy_games = [g for g in results.values() if g.policy == "greedy" and not g.proposed]
+    if greedy_games:
+        md += ["## What is taken (greedy self-play, all player counts)", ""]
+        md += usage_tables(greedy_games)
+    (args.out / "balance.md").write_text("\n".join(md))
+    chart(samples, args.out / "balance.png")
+    print(f"wrote {args.out / 'balance.md'} and {args.out / 'balance.png'} in {elapsed:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
