@@ -42,7 +42,7 @@ environment, then run `python bot.py` again.
      permissions: View Channels, Send Messages, Send Messages in Threads, Create Public Threads,
      Embed Links, Attach Files, Read Message History.
 
-Want to try the game without Discord?  python bot.py offline   (or scripts/offline_table)
+Want to try the game without Discord?  ./scripts/run offline   (or: python bot.py offline)
 """
 
 

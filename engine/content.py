@@ -402,7 +402,13 @@ CITIES: list[dict[str, Any]] = [
         "Gain 1 Research on any track",
         [{"op": "research", "track": "any", "n": 1, "different": False}],
     ),
-    _small("stoke", "Stoke-on-Trent", [0.51, 0.65], "Gain 2 Coal", [{"op": "gain", "coal": 2}]),
+    _small(
+        "stoke",
+        "Stoke-on-Trent",
+        [0.51, 0.65],
+        "Gain 1 Brass and 1 Coal",
+        [{"op": "gain", "brass": 1, "coal": 1}],
+    ),
     {
         **_small(
             "liverpool",
@@ -450,8 +456,8 @@ CITIES: list[dict[str, Any]] = [
         "carlisle",
         "Carlisle",
         [0.42, 0.44],
-        "Gain 1 Coal and £2",
-        [{"op": "gain", "coal": 1, "money": 2}],
+        "Gain 1 Brass and £2",
+        [{"op": "gain", "brass": 1, "money": 2}],
     ),
     _small(
         "belfast",
@@ -889,8 +895,8 @@ BREAKTHROUGHS: list[dict[str, Any]] = [
     },
     {
         "id": "bt_coal_brass",
-        "text": "Gain 1 Coal and 1 Brass",
-        "effect": [{"op": "gain", "coal": 1, "brass": 1}],
+        "text": "Gain 1 Coal and 2 Brass",
+        "effect": [{"op": "gain", "coal": 1, "brass": 2}],
         "provisional": True,
     },
     {
@@ -1011,13 +1017,13 @@ OBJECTIVES: list[dict[str, Any]] = [
         {"kind": "programs_placed", "n": 3},
     ),
     _obj(
-        "study_four_assignments",
+        "study_three_assignments",
         "study",
         "B",
         7,
         4,
-        "Have 4 Assignments",
-        {"kind": "assignment_count", "n": 4},
+        "Have 3 Assignments",
+        {"kind": "assignment_count", "n": 3},
     ),
     _obj(
         "study_two_lines",
@@ -1134,13 +1140,13 @@ OBJECTIVES: list[dict[str, Any]] = [
         {"kind": "science_cards", "science": "astronomy", "n": 3},
     ),
     _obj(
-        "meetings_four_rooms",
+        "meetings_three_discs",
         "meetings",
         "B",
-        8,
-        4,
-        "Have discs in all 4 Meeting rooms",
-        {"kind": "meeting_rooms", "n": 4},
+        6,
+        3,
+        "Have 3 discs in the Meeting rooms",
+        {"kind": "meeting_discs", "n": 3},
     ),
     # Institutions
     _obj(
@@ -1172,13 +1178,13 @@ OBJECTIVES: list[dict[str, Any]] = [
         {"kind": "gears_built", "n": 6},
     ),
     _obj(
-        "institutions_five_levels",
+        "institutions_four_levels",
         "institutions",
         "B",
         8,
         4,
-        "Have discs on all 5 Lecture levels",
-        {"kind": "lecture_levels", "n": 5},
+        "Have discs on 4 different Lecture levels",
+        {"kind": "lecture_levels", "n": 4},
     ),
     _obj(
         "institutions_research",
@@ -1226,7 +1232,7 @@ PROGRAMS: list[dict[str, Any]] = [
     _prog("prog_values_1_2", "Dice of values 1 and 2", 8, {"kind": "values_in", "values": [1, 2]}),
     _prog("prog_values_2_3", "Dice of values 2 and 3", 8, {"kind": "values_in", "values": [2, 3]}),
     _prog("prog_values_4_5", "Dice of values 4 and 5", 8, {"kind": "values_in", "values": [4, 5]}),
-    _prog("prog_values_5_6", "Dice of values 5 and 6", 7, {"kind": "values_in", "values": [5, 6]}),
+    _prog("prog_values_5_6", "Dice of values 5 and 6", 9, {"kind": "values_in", "values": [5, 6]}),
     _prog("prog_values_1_6", "Dice of values 1 and 6", 8, {"kind": "values_in", "values": [1, 6]}),
     _prog(
         "prog_values_low", "Dice of values 1 to 3", 6, {"kind": "values_in", "values": [1, 2, 3]}
@@ -1235,8 +1241,8 @@ PROGRAMS: list[dict[str, Any]] = [
         "prog_values_high", "Dice of values 4 to 6", 5, {"kind": "values_in", "values": [4, 5, 6]}
     ),
     _prog("prog_sum_13", "Dice totalling 13 or more", 5, {"kind": "sum_at_least", "n": 13}),
-    _prog("prog_sum_15", "Dice totalling 15 or more", 7, {"kind": "sum_at_least", "n": 15}),
-    _prog("prog_sum_16", "Dice totalling 16 or more", 8, {"kind": "sum_at_least", "n": 16}),
+    _prog("prog_sum_15", "Dice totalling 15 or more", 8, {"kind": "sum_at_least", "n": 15}),
+    _prog("prog_sum_16", "Dice totalling 16 or more", 10, {"kind": "sum_at_least", "n": 16}),
     _prog("prog_sum_max_8", "Dice totalling 8 or less", 6, {"kind": "sum_at_most", "n": 8}),
     _prog("prog_sum_max_6", "Dice totalling 6 or less", 9, {"kind": "sum_at_most", "n": 6}),
     _prog("prog_same_colour", "3 dice of the same colour", 9, {"kind": "all_same_colour"}),

@@ -103,19 +103,21 @@ def new_game(setup: GameSetup) -> GameState:
     st.rooms = [[None] * room["capacity"] for room in C.MEETING_ROOMS]
 
     # Dice: 2 of each colour out with 2 players, 1 with 3.
-    remove = {2: 2, 3: 1, 4: 0}[n]
+    remove = C.DICE_REMOVED_PER_COLOUR[n]
     st.bag = [c for c in C.DIE_COLOURS for _ in range(C.DICE_PER_COLOUR - remove)]
-    st.workshop = [[_draw_die(st) for _ in range(3)] for _ in range(6)]
+    st.workshop = [
+        [_draw_die(st) for _ in range(C.WORKSHOP_DICE_PER_SPACE)] for _ in range(C.WORKSHOP_SPACES)
+    ]
 
     st.program_deck = [p["id"] for p in C.PROGRAMS]
     st.rng = rng.shuffle(st.rng, st.program_deck)
-    st.program_display = [None] * 5
+    st.program_display = [None] * C.PROGRAM_DISPLAY
     st.assignment_deck = [a["id"] for a in C.ASSIGNMENTS]
     st.rng = rng.shuffle(st.rng, st.assignment_deck)
-    st.assignment_display = [None] * 4
+    st.assignment_display = [None] * C.ASSIGNMENT_DISPLAY
     st.multiplier_deck = [m["id"] for m in C.MULTIPLIERS]
     st.rng = rng.shuffle(st.rng, st.multiplier_deck)
-    st.multiplier_display = [None] * 2
+    st.multiplier_display = [None] * C.MULTIPLIER_DISPLAY
     for name in ("program", "assignment", "multiplier"):
         _slide_and_refill(st, name)
 
@@ -125,20 +127,20 @@ def new_game(setup: GameSetup) -> GameState:
     st.rng = rng.shuffle(st.rng, tier1)
     st.rng = rng.shuffle(st.rng, tier2)
     dealt = [tier1.pop() for _ in range(n)]
-    tier1 = tier1[: 6 if n < 4 else len(tier1)]
+    if n < 4:
+        tier1 = tier1[: C.TIER1_DECK_AFTER_DEAL]
     st.partner_deck = tier2 + tier1  # the top of a deck is the end of its list
-    st.partner_display = [None] * 4
+    st.partner_display = [None] * C.PARTNER_DISPLAY
     _slide_and_refill(st, "partner")
 
     st.addition_supply = C.ADDITION_GEARS - n
-    extra = [{}, {"money": 1}, {"coal": 1}, {"money": 1, "coal": 1}]
     for i, p in enumerate(players):
         p.deck = [c["id"] for c in C.PARTNERS if c["tier"] == "S" and c["deck"] == p.colour]
         if not setup.draft_tier1:
             _join_deck(st, p, dealt[i])
-        p.money, p.coal, p.brass, p.books = 4, 1, 1, 1
-        for res, amount in extra[i].items():
-            setattr(p, res, getattr(p, res) + amount)
+        for res, amount in C.START_RESOURCES.items():
+            setattr(p, res, amount + C.SEAT_BONUS[i].get(res, 0))
+        p.city = C.START_CITY
         p.innovation = C.INNOVATION_START
         p.steam = C.STEAM_START
         p.gear_supply = list(C.START_GEARS)
@@ -159,7 +161,7 @@ def _join_deck(st: GameState, p: PlayerState, tier1_card: str) -> None:
     """Shuffle the tier 1 card into the starting deck and draw the opening hand of four."""
     p.deck.append(tier1_card)
     st.rng = rng.shuffle(st.rng, p.deck)
-    _draw_cards(st, p, 4)
+    _draw_cards(st, p, C.START_HAND)
 
 
 def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
@@ -1086,7 +1088,7 @@ def resolve_meet_cleanup(st: GameState, step: Step, choice: None) -> None:
 
 def choices_keep_eight(st: GameState, step: Step) -> Choices:
     p = st.me
-    if len(p.supply()) <= 8:
+    if len(p.supply()) <= C.SUPPLY_SIZE:
         return []
     seen: list[str] = []
     for card in p.hand + p.discard:
@@ -1396,13 +1398,13 @@ def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
 
 def choices_hand_limit(st: GameState, step: Step) -> Choices:
     p = st.me
-    if len(p.hand) <= 5:
+    if len(p.hand) <= C.HAND_LIMIT:
         return []
     seen: list[str] = []
     for c in p.hand:
         if c not in seen:
             seen.append(c)
-    return [(f"dc:{c}", f"Discard {partner_name(c)} (hand limit 5)") for c in seen]
+    return [(f"dc:{c}", f"Discard {partner_name(c)} (hand limit {C.HAND_LIMIT})") for c in seen]
 
 
 def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
@@ -1485,10 +1487,10 @@ def resolve_innovation(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_innovation_top(st: GameState, step: Step) -> Choices:
-    if st.me.innovation < 2:
+    if st.me.innovation < C.INNOVATION_TOP_SPEND:
         return []
     return [SKIP] + [
-        (f"itop:{b}", f"Spend 2 Innovation: {C.WORKSHOP_BONUSES[b]['text']}")
+        (f"itop:{b}", f"Spend {C.INNOVATION_TOP_SPEND} Innovation: {C.WORKSHOP_BONUSES[b]['text']}")
         for b in C.STANDARD_WORKSHOP_ORDER
         if b != "innovation"
     ]
@@ -1497,10 +1499,10 @@ def choices_innovation_top(st: GameState, step: Step) -> Choices:
 def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
     if choice == "skip":
         return
-    st.me.innovation -= 2
+    st.me.innovation -= C.INNOVATION_TOP_SPEND
     bonus = choice[5:]
     _say(
-        st, f"spends 2 Innovation at the top of the track for {C.WORKSHOP_BONUSES[bonus]['text']}."
+        st, f"spends {C.INNOVATION_TOP_SPEND} Innovation at the top of the track for {C.WORKSHOP_BONUSES[bonus]['text']}."
     )
     push_effect(st, C.WORKSHOP_BONUSES[bonus]["effect"])
 

@@ -117,7 +117,7 @@ def lines(st: GameState, seat: int) -> int:
 
 
 def gears(st: GameState, seat: int) -> int:
-    return -2 * sum(1 for g in st.players[seat].gears if g is None)
+    return -C.GEAR_MISSING_PENALTY * sum(1 for g in st.players[seat].gears if g is None)
 
 
 def innovation(st: GameState, seat: int) -> int:
