@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import board as B
 from engine import content as C
+from engine.common import university_prestige
 from engine.mill import LINE_DICE, line_value, program_met
 from engine.state import GameState
 
@@ -33,8 +34,6 @@ def objectives(st: GameState, seat: int) -> int:
 
 def travel(st: GameState, seat: int) -> int:
     """University Prestige once per University, plus 2 per disc stacked on each of your discs."""
-    from engine.rules import university_prestige
-
     total = 0
     for city, stack in st.university_discs.items():
         if seat in stack:

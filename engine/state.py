@@ -115,21 +115,6 @@ class PlayerState:
         return self.deck + self.hand + self.discard
 
 
-_LIST_FIELDS_OF_BOARD = (
-    "bag",
-    "workshop",
-    "workshop_bonus",
-    "program_deck",
-    "program_display",
-    "assignment_deck",
-    "assignment_display",
-    "partner_deck",
-    "partner_display",
-    "multiplier_deck",
-    "multiplier_display",
-)
-
-
 @dataclass(slots=True)
 class GameState:
     """The whole game. `engine.rules` holds the functions that read and change it."""

@@ -9,7 +9,7 @@ from hypothesis import strategies as hs
 
 from engine import GameState
 from engine import content as C
-from engine.rules import discs_at, own_board_discs
+from engine.common import discs_at, own_board_discs
 from tests.engine_helpers import random_game
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from engine import GameState
 from engine import content as C
+from engine.common import _put_disc, lecture_cost, university_prestige
 from engine.mill import evaluate, line_value
-from engine.rules import choices_lecture, lecture_cost, legal_choices, university_prestige
+from engine.rules import legal_choices, run
 from engine.scoring import lectures, leftovers, lines, meetings, ranking, science_tokens
+from engine.turn import choices_lecture
 from tests.engine_helpers import choose, fresh, ids, kind
 
 
@@ -417,8 +419,6 @@ class TestObjectives:
     def test_first_round_takes_the_higher_space_later_rounds_the_lower(self) -> None:
         # rulebook, Objectives: players completing in the same number of turns share the higher
         # space; once play reaches the first player again, the lower one.
-        from engine.rules import _put_disc
-
         st = fresh(players=3)
         st.round = 4
         _put_disc(st, 1, "obj:2")
@@ -487,8 +487,6 @@ class TestInnovation:
         p = st.players[0]
         p.innovation = 5
         st.stack.append({"op": "run_effect", "steps": [{"op": "innovation", "n": 3}]})
-        from engine.rules import run
-
         run(st)
         assert p.innovation == 6 and kind(st) == "innovation_top"
         coal = p.coal
@@ -500,8 +498,6 @@ class TestResearch:
     def test_top_of_track_takes_the_assignment_token_once(self) -> None:
         # rulebook, Research: the first token is worth 2, the rest 1; one token per colour;
         # no further Research on a finished track.
-        from engine.rules import run
-
         st = fresh()
         top = C.RESEARCH_TRACK["top"]
         for seat in (0, 1):

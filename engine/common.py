@@ -1,0 +1,280 @@
+"""Shared pieces of the rules: pushing steps, chance, displays, payments, and where the
+discs on the main board are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import board as B
+from engine import content as C
+from engine import rng
+from engine.state import (
+    AREA_COLOUR,
+    AREAS,
+    GameState,
+    PlayerState,
+)
+
+Step = dict[str, Any]
+Choices = list[tuple[str, str]]
+AUTO = None  # returned by a choices_ function: resolve this step without asking
+SKIP = ("skip", "Skip")
+RESOURCES = ("money", "coal", "brass", "books")
+RESEARCH_TOP = C.RESEARCH_TRACK["top"]
+AREA_TITLE = {
+    "workshop": "Workshop",
+    "study": "Ada's Study",
+    "travel": "Travel",
+    "meetings": "Meetings",
+    "institutions": "Institutions",
+}
+
+
+def push(st: GameState, *steps: Step | str) -> None:
+    """Push steps so that the first one given is resolved first."""
+    for step in reversed(steps):
+        st.stack.append({"op": step} if isinstance(step, str) else dict(step))
+
+
+def push_effect(st: GameState, effect: list[Step]) -> None:
+    if effect:
+        st.stack.append({"op": "run_effect", "steps": effect})
+
+
+def _reveal(st: GameState) -> None:
+    """Hidden or random information came out: undo may not go back past this choice."""
+    st.undo_floor = len(st.history)
+
+
+# ======================================================================================
+# Small helpers
+# ======================================================================================
+
+
+def _say(st: GameState, text: str) -> None:
+    st.log.append(f"{st.me.name}: {text}")
+
+
+def _draw_die(st: GameState) -> str:
+    st.rng, i = rng.below(st.rng, len(st.bag))
+    st.bag[i], st.bag[-1] = st.bag[-1], st.bag[i]
+    colour = st.bag.pop()
+    st.rng, pips = rng.below(st.rng, 6)
+    return f"{colour}{pips + 1}"
+
+
+def _draw_cards(st: GameState, p: PlayerState, n: int) -> int:
+    drawn = 0
+    for _ in range(n):
+        if not p.deck:
+            if not p.discard:
+                break
+            p.deck, p.discard = p.discard, []
+            st.rng = rng.shuffle(st.rng, p.deck)
+        p.hand.append(p.deck.pop())
+        drawn += 1
+    _reveal(st)
+    return drawn
+
+
+def _slide_and_refill(st: GameState, name: str, remove_rightmost: bool = False) -> None:
+    """Remove the rightmost item (main actions only), slide the rest right, refill from the left."""
+    display: list[str | None] = getattr(st, f"{name}_display")
+    deck: list[str] = getattr(st, f"{name}_deck")
+    if remove_rightmost and display[-1] is not None:
+        display[-1] = None
+    items = [x for x in display if x is not None]
+    empty = len(display) - len(items)
+    new: list[str | None] = [None] * empty + items
+    for i in range(empty - 1, -1, -1):
+        if deck:
+            new[i] = deck.pop()
+    display[:] = new
+    if empty:
+        _reveal(st)
+
+
+def _can_pay(p: PlayerState, cost: dict[str, int]) -> bool:
+    return all(getattr(p, k) >= v for k, v in cost.items())
+
+
+def _pay(p: PlayerState, cost: dict[str, int]) -> None:
+    for k, v in cost.items():
+        setattr(p, k, getattr(p, k) - v)
+
+
+def cost_text(cost: dict[str, int]) -> str:
+    names = {"coal": " Coal", "brass": " Brass", "books": " Book(s)", "innovation": " Innovation"}
+    return ", ".join(
+        f"£{v}" if k == "money" else f"{v}{names.get(k, ' ' + k)}" for k, v in cost.items()
+    )
+
+
+def partner_name(card: str) -> str:
+    return B.PARTNER[card]["name"]
+
+
+def _open_gear_spaces(p: PlayerState) -> list[int]:
+    built = sum(g is not None for g in p.gears)
+    if 12 - built - p.discs <= 0:
+        return []
+    return [i for i, g in enumerate(p.gears) if g is None]
+
+
+def _gain_innovation(st: GameState, p: PlayerState, n: int) -> None:
+    before = p.innovation
+    p.innovation = min(C.INNOVATION_MAX, p.innovation + n)
+    if before < C.INNOVATION_MAX and p.innovation == C.INNOVATION_MAX:
+        push(st, "innovation_top")
+
+
+def research_level(p: PlayerState, area: str) -> int:
+    """0, 1 or 2: the advanced action level reached on the area's Research track."""
+    lvl = p.research[AREA_COLOUR[area]]
+    first, second = C.RESEARCH_TRACK["advanced"]
+    return 2 if lvl >= second else 1 if lvl >= first else 0
+
+
+def _own_dice(p: PlayerState) -> list[tuple[str, str]]:
+    """(location, die) for every die on the player board: 's<i>' Store, 'm<i>' Mill."""
+    out = [(f"s{i}", d) for i, d in enumerate(p.store) if d]
+    out += [(f"m{i}", d) for i, d in enumerate(p.mill) if d]
+    return out
+
+
+def _set_own_die(p: PlayerState, where: str, die: str) -> None:
+    (p.store if where[0] == "s" else p.mill)[int(where[1:])] = die
+
+
+def _where_name(where: str) -> str:
+    i = int(where[1:])
+    return f"Store slot {i + 1}" if where[0] == "s" else f"Mill row {i // 3 + 1} col {i % 3 + 1}"
+
+
+# -- discs on the main board -----------------------------------------------------------
+
+
+def loc_name(loc: str) -> str:
+    kind, _, rest = loc.partition(":")
+    if kind == "uni":
+        return B.CITY[rest]["name"]
+    if kind == "room":
+        return f"Meeting room {int(rest) + 1}"
+    if kind == "lec":
+        i, level = rest.split(":")
+        return f"{C.INSTITUTIONS[int(i)]['name']}, level {level}"
+    return f"the {AREA_TITLE[AREAS[int(rest)]]} Objective"
+
+
+def discs_at(st: GameState, loc: str) -> list[int]:
+    kind, _, rest = loc.partition(":")
+    if kind == "uni":
+        return st.university_discs[rest]
+    if kind == "room":
+        return [s for space in st.rooms[int(rest)] if space for s in space]
+    if kind == "lec":
+        return st.lectures.get(rest, [])
+    return [entry[0] for entry in st.objective_discs[int(rest)]]
+
+
+def own_board_discs(st: GameState, seat: int) -> list[str]:
+    """Locations (not Objectives) holding at least one of the seat's discs, in a stable order."""
+    out = [f"uni:{c}" for c in B.UNIVERSITY_CITIES if seat in st.university_discs[c]]
+    out += [f"room:{r}" for r in range(4) if seat in discs_at(st, f"room:{r}")]
+    out += [f"lec:{key}" for key in sorted(st.lectures) if seat in st.lectures[key]]
+    return out
+
+
+def _put_disc(st: GameState, seat: int, loc: str, stack: bool = False) -> None:
+    """Place a disc; stack=True puts it on top of the seat's own disc there (Ada's Study Publish)."""
+    kind, _, rest = loc.partition(":")
+    if kind == "uni":
+        st.university_discs[rest].append(seat)
+    elif kind == "room":
+        room = st.rooms[int(rest)]
+        own = [space for space in room if space == [seat]] if stack else []
+        if own:
+            own[0].append(seat)
+        else:
+            room[room.index(None)] = [seat]
+    elif kind == "lec":
+        st.lectures.setdefault(rest, []).append(seat)
+    else:
+        a = int(rest)
+        if st.objective_first_round[a] is None:
+            st.objective_first_round[a] = st.round
+        slot = "high" if st.objective_first_round[a] == st.round else "low"
+        st.objective_discs[a].append([seat, slot])
+
+
+def _take_disc(st: GameState, seat: int, loc: str) -> None:
+    kind, _, rest = loc.partition(":")
+    if kind == "uni":
+        stack = st.university_discs[rest]
+        del stack[len(stack) - 1 - stack[::-1].index(seat)]
+    elif kind == "room":
+        room = st.rooms[int(rest)]
+        for i, space in enumerate(room):
+            if space and seat in space:
+                space.remove(seat)
+                if not space:
+                    room[i] = None
+                return
+    elif kind == "lec":
+        st.lectures[rest].remove(seat)
+        if not st.lectures[rest]:
+            del st.lectures[rest]
+
+
+def lecture_cost(st: GameState, seat: int, level: int) -> int:
+    """Level cost plus every lower level down to your highest Lecture disc (rulebook, Institution)."""
+    mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
+    highest = max(mine, default=1)
+    if highest >= level:
+        return C.LECTURE_COSTS[level]
+    return sum(C.LECTURE_COSTS[k] for k in range(max(highest + 1, 2), level + 1))
+
+
+_LECTURE_SPACES = [
+    (f"{i}:{lvl}", i, lvl) for i in range(len(C.INSTITUTIONS)) for lvl in range(2, 7)
+]
+
+
+def _empty_lectures(st: GameState) -> list[tuple[int, int]]:
+    taken = st.lectures
+    return [(i, lvl) for key, i, lvl in _LECTURE_SPACES if key not in taken]
+
+
+def _open_rooms(st: GameState) -> list[int]:
+    return [r for r in range(4) if None in st.rooms[r]]
+
+
+def _free_universities(st: GameState, seat: int) -> list[str]:
+    return [c for c in B.UNIVERSITY_CITIES if seat not in st.university_discs[c]]
+
+
+def university_prestige(st: GameState, city: str) -> int:
+    if city in st.universities:
+        return B.UNIVERSITY_TILE[st.universities[city]]["prestige"]
+    return B.CITY[city].get("prestige", 0)
+
+
+def city_reward(st: GameState, city: str) -> tuple[list[Step], str]:
+    if city in st.universities:
+        tile = B.UNIVERSITY_TILE[st.universities[city]]
+        return tile["effect"] if "effect" in tile else tile["reward"], tile["text"]
+    info = B.CITY[city]
+    return info.get("reward") or [], info.get("text", "")
+
+
+def _need_text(card: dict[str, Any]) -> str:
+    need = card["need"]
+    if need["kind"] == "value":
+        return "needs a " + " or ".join(str(v) for v in need["values"])
+    return "active die -1" if need["kind"] == "minus1" else "£ = active die"
+
+
+def _partner_label(card: str) -> str:
+    info = B.PARTNER[card]
+    science = (info["science"] or "sponsor").capitalize()
+    return f"{info['name']} ({science}, {info['prestige']} PP, {_need_text(info)}): {info['text']}"

@@ -1,0 +1,971 @@
+"""The turn: Workshop turn, Actions turn (the four main actions and their advanced actions),
+Publish or Build, and the end of a turn."""
+
+from __future__ import annotations
+
+from engine import board as B
+from engine import content as C
+from engine.common import (
+    AREA_TITLE,
+    AUTO,
+    SKIP,
+    Choices,
+    Step,
+    _can_pay,
+    _draw_die,
+    _empty_lectures,
+    _free_universities,
+    _need_text,
+    _open_gear_spaces,
+    _open_rooms,
+    _own_dice,
+    _partner_label,
+    _pay,
+    _put_disc,
+    _reveal,
+    _say,
+    _set_own_die,
+    _slide_and_refill,
+    _take_disc,
+    _where_name,
+    city_reward,
+    cost_text,
+    discs_at,
+    lecture_cost,
+    loc_name,
+    own_board_discs,
+    partner_name,
+    push,
+    push_effect,
+    research_level,
+)
+from engine.mill import LINE_NAMES, gear_space_name
+from engine.objectives import (
+    objective_met,
+)
+from engine.state import (
+    AREA_COLOUR,
+    AREAS,
+    COLOUR_AREA,
+    TRACK_NAMES,
+    GameState,
+    die_name,
+)
+
+# ======================================================================================
+# Turn structure
+# ======================================================================================
+
+
+def _area_possible(st: GameState, area: str) -> bool:
+    p = st.me
+    if area == "study":
+        return True  # a Book is always available (the supply is not limited)
+    if area == "travel":
+        costs = B.TRAVEL_COST[p.city]
+        return any(c != p.city and costs[c] <= p.money for c in costs)
+    if area == "meetings":
+        return any(
+            p.money >= C.MEETING_ROOMS[r]["money"]
+            or p.innovation >= C.MEETING_ROOMS[r]["innovation"]
+            for r in _open_rooms(st)
+        )
+    levels = {lvl for _, lvl in _empty_lectures(st)}
+    return any(lecture_cost(st, st.current, lvl) <= p.innovation for lvl in levels)
+
+
+def choices_turn(st: GameState, step: Step) -> Choices:
+    p = st.me
+    out: Choices = []
+    if None in p.store:
+        # A moving die can push if the lowest die where it lands is at most its value, or one
+        # more when a Coal is left for the optional adjust.
+        lowest = [min((d[1] for d in space), default="9") for space in st.workshop]
+        for s, space in enumerate(st.workshop):
+            for die in sorted(set(space)):
+                for moves in (1, 2):
+                    coal_left = p.coal - (moves - 1)
+                    if coal_left < 0:
+                        continue
+                    reach = int(die[1]) + (coal_left >= 1)
+                    if int(lowest[(s + moves) % 6]) <= reach:
+                        extra = " two spaces (1 Coal)" if moves == 2 else ""
+                        out.append(
+                            (
+                                f"ws:{s}:{die}:{moves}",
+                                f"Workshop: move {die_name(die)} from space {s + 1}{extra}",
+                            )
+                        )
+    mill_full = None not in p.mill
+    possible = {area: _area_possible(st, area) for area in AREAS} if not mill_full else {}
+    seen: set[str] = set()
+    for i, die in enumerate(p.store):
+        if die is None or die in seen or mill_full:
+            continue
+        seen.add(die)
+        if die[0] == "K":
+            for area in AREAS:
+                if possible[area]:
+                    out.append(
+                        (f"act:{i}:{area}", f"Actions: grey {die[1]} for {AREA_TITLE[area]}")
+                    )
+        elif possible[COLOUR_AREA[die[0]]]:
+            area = COLOUR_AREA[die[0]]
+            out.append((f"act:{i}", f"Actions: {die_name(die)} for {AREA_TITLE[area]}"))
+    if not out:
+        # Designed rule for a corner the rulebook leaves open: with no turn possible, a die goes
+        # to the Mill without its action, or (no die either) the turn passes.
+        out = [
+            (f"idle:{i}", f"No turn possible: put {die_name(d)} in your Mill without an action")
+            for i, d in enumerate(p.store)
+            if d and not mill_full
+        ] or [("pass", "No turn possible: pass")]
+    return out
+
+
+def resolve_turn(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    parts = choice.split(":")
+    end = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+    if parts[0] == "ws":
+        s, die, moves = int(parts[1]), parts[2], int(parts[3])
+        dest = (s + moves) % 6
+        p.coal -= moves - 1
+        st.workshop[s].remove(die)
+        st.workshop[dest].append(die)  # the moving die is always last in its new space
+        st.ctx = {"type": "workshop", "area": "workshop", "from": s, "to": dest}
+        _say(st, f"Workshop turn: moves {die_name(die)} from space {s + 1} to space {dest + 1}.")
+        push(st, "ws_push", *end)
+    elif parts[0] == "act":
+        i = int(parts[1])
+        die = p.store[i]
+        assert die is not None
+        area = parts[2] if len(parts) > 2 else COLOUR_AREA[die[0]]
+        p.store[i] = None
+        st.ctx = {"type": "actions", "area": area, "die": die}
+        _say(st, f"Actions turn: uses {die_name(die)} for {AREA_TITLE[area]}.")
+        main = {
+            "study": ["study_program", {"op": "study_reward", "optional": False}],
+            "travel": ["travel_move"],
+            "meetings": ["meet_room"],
+            "institutions": ["lecture"],
+        }[area]
+        after = ["study_cleanup"] if area == "study" else []
+        push(st, "mill_place", *main, "turn_advanced", *after, *end)
+    elif parts[0] == "idle":
+        i = int(parts[1])
+        st.ctx = {"type": "idle", "area": None, "die": p.store[i]}
+        p.store[i] = None
+        _say(st, "can take no turn and puts a die in the Mill without an action.")
+        push(st, "mill_place", *end)
+    else:
+        st.ctx = {"type": "pass", "area": None}
+        _say(st, "can take no turn and passes.")
+        push(st, *end)
+
+
+# -- Workshop turn ------------------------------------------------------------------------
+
+
+def choices_ws_push(st: GameState, step: Step) -> Choices:
+    p = st.me
+    dest = st.workshop[st.ctx["to"]]
+    moving = int(dest[-1][1])
+    coal = p.coal >= 1
+    out: Choices = []
+    seen: set[str] = set()
+    for idx, die in enumerate(dest[:-1]):
+        if die in seen:
+            continue
+        seen.add(die)
+        v, name = int(die[1]), die_name(die)
+        if v <= moving:
+            out.append((f"push:{idx}", f"Push out {name}"))
+        if coal and 2 <= v <= moving + 1:
+            out.append((f"push:{idx}:-", f"Spend 1 Coal: lower {name} to {v - 1} and push it out"))
+        if coal and v <= moving and v <= 5:
+            out.append(
+                (f"push:{idx}:+", f"Push out {name} and spend 1 Coal to raise it to {v + 1}")
+            )
+        if coal and v == moving + 1 and moving < 6:
+            out.append(
+                (f"push:{idx}:M", f"Spend 1 Coal: raise the moving die to {v}, push out {name}")
+            )
+    return out
+
+
+def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    to = st.ctx["to"]
+    dest = st.workshop[to]
+    parts = choice.split(":")
+    die = dest.pop(int(parts[1]))
+    if len(parts) > 2:
+        p.coal -= 1
+        st.ctx["adjusted"] = True
+        if parts[2] == "M":
+            dest[-1] = f"{dest[-1][0]}{int(dest[-1][1]) + 1}"
+        else:
+            die = f"{die[0]}{int(die[1]) + (1 if parts[2] == '+' else -1)}"
+    st.ctx["active"] = die
+    bonus = st.workshop_bonus[to]
+    _say(st, f"pushes out {die_name(die)} onto the {C.WORKSHOP_BONUSES[bonus]['text']} bonus.")
+    push(
+        st,
+        "ws_bonus",
+        "ws_refill",
+        "ws_adjust",
+        "ws_collect",
+        "partner_play",
+        "assignment_research",
+    )
+
+
+def resolve_ws_bonus(st: GameState, step: Step, choice: None) -> None:
+    push_effect(st, C.WORKSHOP_BONUSES[st.workshop_bonus[st.ctx["to"]]]["effect"])
+
+
+def resolve_ws_refill(st: GameState, step: Step, choice: None) -> None:
+    for s, space in enumerate(st.workshop):
+        if not space and st.bag:
+            space.extend(_draw_die(st) for _ in range(min(3, len(st.bag))))
+            _reveal(st)
+            _say(st, f"refills Workshop space {s + 1} and gains its bonus.")
+            push_effect(st, C.WORKSHOP_BONUSES[st.workshop_bonus[s]]["effect"])
+
+
+def choices_ws_adjust(st: GameState, step: Step) -> Choices:
+    """The optional Coal adjust, if not used to push: any die still in the Workshop."""
+    if st.ctx.get("adjusted") or st.me.coal < 1:
+        return []
+    out: Choices = [("skip", "Don't adjust a Workshop die")]
+    for s, space in enumerate(st.workshop):
+        for idx, die in enumerate(space):
+            if die in space[:idx]:
+                continue
+            v = int(die[1])
+            for delta, sign in ((-1, "-"), (1, "+")):
+                if 1 <= v + delta <= 6:
+                    label = f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}"
+                    out.append((f"adj:{s}:{idx}:{sign}", label))
+    return out
+
+
+def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
+    if choice == "skip":
+        return
+    _, s, idx, sign = choice.split(":")
+    space = st.workshop[int(s)]
+    die = space[int(idx)]
+    space[int(idx)] = f"{die[0]}{int(die[1]) + (1 if sign == '+' else -1)}"
+    st.me.coal -= 1
+    st.ctx["adjusted"] = True
+    _say(st, f"spends 1 Coal to turn {die_name(die)} into a {space[int(idx)][1]}.")
+
+
+def resolve_ws_collect(st: GameState, step: Step, choice: None) -> None:
+    p = st.me
+    slot = p.store.index(None)
+    p.store[slot] = st.ctx["active"]
+    st.ctx["slot"] = slot
+
+
+def choices_partner_play(st: GameState, step: Step) -> Choices:
+    p = st.me
+    die = p.store[st.ctx["slot"]]
+    assert die is not None
+    v = int(die[1])
+    out: Choices = [("skip", "Play no Partner card")]
+    for card in p.hand:
+        info = B.PARTNER[card]
+        need = info["need"]
+        ok = (
+            (need["kind"] == "value" and v in need["values"])
+            or (need["kind"] == "minus1" and v >= 2)
+            or (need["kind"] == "money" and p.money >= v)
+        )
+        if ok:
+            out.append(
+                (f"play:{card}", f"Play {info['name']} ({_need_text(info)}): {info['text']}")
+            )
+    return out
+
+
+def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
+    if choice == "skip":
+        return
+    p = st.me
+    card = choice.split(":", 1)[1]
+    info = B.PARTNER[card]
+    slot = st.ctx["slot"]
+    die = p.store[slot]
+    assert die is not None
+    if info["need"]["kind"] == "minus1":
+        p.store[slot] = f"{die[0]}{int(die[1]) - 1}"
+    elif info["need"]["kind"] == "money":
+        p.money -= int(die[1])
+    p.hand.remove(card)
+    p.discard.append(card)
+    _say(st, f"plays {info['name']}: {info['text']}")
+    push_effect(st, info["effect"])
+
+
+def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None:
+    colour = st.ctx["active"][0]
+    if colour in AREA_COLOUR.values():
+        for _ in range(len(st.me.assignments[colour])):
+            push(st, {"op": "research_step", "track": colour})
+
+
+# -- Actions turn ------------------------------------------------------------------------
+
+
+def choices_mill_place(st: GameState, step: Step) -> Choices:
+    return [
+        (f"mill:{k}", f"Mill row {k // 3 + 1}, column {k % 3 + 1}")
+        for k, d in enumerate(st.me.mill)
+        if d is None
+    ]
+
+
+def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    k = int(choice.split(":")[1])
+    p.mill[k] = st.ctx["die"]
+    placed = sum(d is not None for d in p.mill)
+    if placed == 9 and not st.end_triggered:
+        st.end_triggered = True
+        _say(st, "places a 9th die in the Mill: the end of the game is triggered.")
+
+
+def resolve_turn_advanced(st: GameState, step: Step, choice: None) -> None:
+    area = st.ctx["area"]
+    level = research_level(st.me, area)
+    if level:
+        _say(st, f"takes the level {'I' * level} advanced action.")
+        push(st, *_advanced_steps(st, area, level))
+
+
+def _advanced_steps(st: GameState, area: str, level: int, ref: str | None = None) -> list[Step]:
+    """The advanced action of an area. ref: the Lecture space the Institutions one is lower than."""
+    if area == "study":
+        return [{"op": "study_reward", "optional": True}] * level
+    if area == "travel":
+        return [{"op": "move_small", "max": level}]
+    if area == "meetings":
+        return ([{"op": "draw", "n": 2}] if level == 2 else []) + [{"op": "play_free"}]
+    if area == "institutions":
+        key = ref or _ref_lecture(st)
+        if key is None:
+            return [{"op": "lower_space", "inst": None, "below": 2}]
+        i, lvl = (int(x) for x in key.split(":"))
+        return [{"op": "lower_space", "inst": i if level == 1 else None, "below": lvl}]
+    return []
+
+
+def _ref_lecture(st: GameState) -> str | None:
+    if "lecture" in st.ctx:
+        return st.ctx["lecture"]
+    mine = [k for k, seats in st.lectures.items() if st.current in seats]
+    return max(mine, key=lambda k: int(k.split(":")[1]), default=None)
+
+
+# Ada's Study
+
+
+def choices_study_program(st: GameState, step: Step) -> Choices:
+    if None not in st.me.programs:
+        return []
+    return [
+        (f"prog:{i}", f"{B.PROGRAM[t]['text']} ({B.PROGRAM[t]['prestige']} Prestige)")
+        for i, t in enumerate(st.program_display)
+        if t is not None
+    ]
+
+
+def resolve_study_program(st: GameState, step: Step, choice: str) -> None:
+    i = int(choice.split(":")[1])
+    tile = st.program_display[i]
+    st.program_display[i] = None
+    _slide_and_refill(st, "program", remove_rightmost=step.get("op") == "study_program")
+    push(st, {"op": "program_place", "program": tile})
+
+
+def choices_program_place(st: GameState, step: Step) -> Choices:
+    return [
+        (f"line:{k}", f"{LINE_NAMES[k]} (bonus: {C.PROGRAM_SPACES[k]['text']})")
+        for k, t in enumerate(st.me.programs)
+        if t is None
+    ]
+
+
+def resolve_program_place(st: GameState, step: Step, choice: str) -> None:
+    k = int(choice.split(":")[1])
+    st.me.programs[k] = step["program"]
+    _say(st, f"places Program '{B.PROGRAM[step['program']]['text']}' on the {LINE_NAMES[k]}.")
+    push_effect(st, C.PROGRAM_SPACES[k]["effect"])
+
+
+def _affordable_assignments(st: GameState) -> list[int]:
+    hand = len(st.me.hand)
+    return [
+        i
+        for i, a in enumerate(st.assignment_display)
+        if a is not None and B.ASSIGNMENT[a]["discard"] <= hand
+    ]
+
+
+def _study_item_choices(st: GameState, exclude: list[str]) -> Choices:
+    out: Choices = []
+    if "book" not in exclude:
+        out.append(("book", "Gain 1 Book"))
+    if "gear" not in exclude and st.addition_supply > 0:
+        out.append(("gear", "Gain 1 Addition Gear"))
+    if "assignment" not in exclude and _affordable_assignments(st):
+        out.append(("assignment", "Gain 1 Assignment card"))
+    return out
+
+
+def _gain_study_item(st: GameState, item: str) -> None:
+    p = st.me
+    if item == "book":
+        p.books += 1
+        _say(st, "gains a Book.")
+    elif item == "gear":
+        st.addition_supply -= 1
+        p.gear_supply.append("add")
+        _say(st, "gains an Addition Gear.")
+    else:
+        push(st, {"op": "take_assignment", "main": st.ctx.get("area") == "study"})
+
+
+def choices_study_reward(st: GameState, step: Step) -> Choices:
+    out = _study_item_choices(st, st.ctx.get("study_taken", []))
+    return out + [SKIP] if step.get("optional") and out else out
+
+
+def resolve_study_reward(st: GameState, step: Step, choice: str) -> None:
+    if choice != "skip":
+        st.ctx.setdefault("study_taken", []).append(choice)
+        _gain_study_item(st, choice)
+
+
+def resolve_study_cleanup(st: GameState, step: Step, choice: None) -> None:
+    _slide_and_refill(st, "assignment", remove_rightmost=True)
+
+
+def choices_take_assignment(st: GameState, step: Step) -> Choices:
+    out: Choices = []
+    for i in _affordable_assignments(st):
+        a = B.ASSIGNMENT[st.assignment_display[i]]  # type: ignore[index]
+        cost = f" (discard {a['discard']})" if a["discard"] else ""
+        out.append((f"as:{i}", f"{a['name']}{cost}: {a['text']}"))
+    return out
+
+
+def resolve_take_assignment(st: GameState, step: Step, choice: str) -> None:
+    i = int(choice.split(":")[1])
+    card = st.assignment_display[i]
+    assert card is not None
+    st.assignment_display[i] = None
+    info = B.ASSIGNMENT[card]
+    _say(st, f"takes the Assignment {info['name']}.")
+    follow: list[Step] = []
+    if info["discard"]:
+        follow.append({"op": "discard", "n": info["discard"]})
+    follow.append({"op": "run_effect", "steps": info["effect"]})
+    follow.append({"op": "assign_column", "card": card})
+    if not step.get("main"):
+        follow.append({"op": "refill", "display": "assignment"})
+    push(st, *follow)
+
+
+def choices_assign_column(st: GameState, step: Step) -> Choices:
+    colours = B.ASSIGNMENT[step["card"]]["colours"] or C.COLOURS_MAIN
+    return [(f"col:{c}", f"Put it in the {TRACK_NAMES[c]} column") for c in colours]
+
+
+def resolve_assign_column(st: GameState, step: Step, choice: str) -> None:
+    st.me.assignments[choice.split(":")[1]].append(step["card"])
+
+
+def resolve_refill(st: GameState, step: Step, choice: None) -> None:
+    _slide_and_refill(st, step["display"])
+
+
+# Travel
+
+
+def choices_travel_move(st: GameState, step: Step) -> Choices:
+    p = st.me
+    out: Choices = []
+    for city, cost in sorted(B.TRAVEL_COST[p.city].items()):
+        if city == p.city or cost > p.money:
+            continue
+        name = B.CITY[city]["name"]
+        if B.CITY[city]["kind"] == "university" and st.current in st.university_discs[city]:
+            out.append((f"go:{city}", f"{name} (£{cost}; your disc is already there: no reward)"))
+        else:
+            out.append((f"go:{city}", f"{name} (£{cost}): {city_reward(st, city)[1]}"))
+    return out
+
+
+def resolve_travel_move(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    city = choice.split(":")[1]
+    cost = B.TRAVEL_COST[p.city][city]
+    p.money -= cost
+    p.city = city
+    _say(st, f"travels to {B.CITY[city]['name']} for £{cost}.")
+    push(st, {"op": "activate", "city": city})
+
+
+def resolve_activate(st: GameState, step: Step, choice: None) -> None:
+    city = step["city"]
+    effect = city_reward(st, city)[0]
+    if B.CITY[city]["kind"] == "small":
+        push_effect(st, effect)
+    elif st.current not in st.university_discs[city]:
+        push(st, {"op": "place_disc", "to": f"uni:{city}"}, {"op": "run_effect", "steps": effect})
+
+
+def choices_move_small(st: GameState, step: Step) -> Choices:
+    cities = B.small_cities_within(st.me.city, step["max"])
+    return [SKIP] + [
+        (f"go:{c}", f"Move free to {B.CITY[c]['name']}: {B.CITY[c].get('text', '')}")
+        for c in cities
+    ]
+
+
+def resolve_move_small(st: GameState, step: Step, choice: str) -> None:
+    if choice == "skip":
+        return
+    city = choice.split(":")[1]
+    st.me.city = city
+    _say(st, f"moves free to {B.CITY[city]['name']}.")
+    push_effect(st, city_reward(st, city)[0])
+
+
+def choices_move_university(st: GameState, step: Step) -> Choices:
+    steps = B.ROUTE_STEPS[st.me.city]
+    free = [c for c in _free_universities(st, st.current) if c != st.me.city]
+    if not free:
+        return []
+    nearest = min(steps[c] for c in free)
+    return [(f"go:{c}", f"Move to {B.CITY[c]['name']}") for c in free if steps[c] == nearest]
+
+
+def resolve_move_university(st: GameState, step: Step, choice: str) -> None:
+    city = choice.split(":")[1]
+    st.me.city = city
+    _say(st, f"moves to {B.CITY[city]['name']}.")
+    push(st, {"op": "place_disc", "to": f"uni:{city}"})
+
+
+# Meetings
+
+
+def choices_meet_room(st: GameState, step: Step) -> Choices:
+    p = st.me
+    out: Choices = []
+    for r in _open_rooms(st):
+        room = C.MEETING_ROOMS[r]
+        if p.money >= room["money"]:
+            out.append((f"room:{r}:money", f"Meeting room {r + 1}, pay £{room['money']}"))
+        if p.innovation >= room["innovation"]:
+            out.append(
+                (
+                    f"room:{r}:innovation",
+                    f"Meeting room {r + 1}, pay {room['innovation']} Innovation",
+                )
+            )
+    return out
+
+
+def resolve_meet_room(st: GameState, step: Step, choice: str) -> None:
+    _, r, how = choice.split(":")
+    room = C.MEETING_ROOMS[int(r)]
+    setattr(st.me, how, getattr(st.me, how) - room[how])
+    _say(st, f"attends Meeting room {int(r) + 1}.")
+    push(st, {"op": "place_disc", "to": f"room:{r}"}, {"op": "meet_card", "room": int(r)})
+
+
+def choices_meet_card(st: GameState, step: Step) -> Choices:
+    return [
+        (f"card:{s}", f"{_partner_label(c)} [draw {C.MEETING_ROOMS[s]['draw']}]")
+        for s, c in enumerate(st.partner_display)
+        if c is not None and s >= step["room"]
+    ]
+
+
+def resolve_meet_card(st: GameState, step: Step, choice: str) -> None:
+    slot = int(choice.split(":")[1])
+    card = st.partner_display[slot]
+    assert card is not None
+    st.partner_display[slot] = None
+    st.me.hand.append(card)
+    _say(st, f"recruits {partner_name(card)}.")
+    # Isobel's example: draw first, then remove a card to keep eight.
+    push(
+        st,
+        {"op": "draw", "n": C.MEETING_ROOMS[slot]["draw"]},
+        "keep_eight",
+        {"op": "meet_cleanup"},
+    )
+
+
+def resolve_meet_cleanup(st: GameState, step: Step, choice: None) -> None:
+    _slide_and_refill(st, "partner", remove_rightmost=True)
+
+
+def choices_keep_eight(st: GameState, step: Step) -> Choices:
+    p = st.me
+    if len(p.supply()) <= C.SUPPLY_SIZE:
+        return []
+    seen: list[str] = []
+    for card in p.hand + p.discard:
+        if card not in seen:
+            seen.append(card)
+    return [(f"rm:{c}", f"Remove {partner_name(c)} from the game") for c in seen]
+
+
+def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    card = choice.split(":", 1)[1]
+    (p.hand if card in p.hand else p.discard).remove(card)
+    _say(st, f"removes {partner_name(card)} from the game.")
+    push(st, "keep_eight")
+
+
+# Institutions
+
+
+def choices_lecture(st: GameState, step: Step) -> Choices:
+    out: Choices = []
+    for i, lvl in _empty_lectures(st):
+        cost = lecture_cost(st, st.current, lvl)
+        if cost <= st.me.innovation:
+            inst = C.INSTITUTIONS[i]
+            text = inst["spaces"][lvl]["text"]
+            out.append(
+                (f"lec:{i}:{lvl}", f"{inst['name']} level {lvl} ({cost} Innovation): {text}")
+            )
+    return out
+
+
+def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
+    _, i, lvl = choice.split(":")
+    cost = lecture_cost(st, st.current, int(lvl))
+    st.me.innovation -= cost
+    st.ctx["lecture"] = f"{i}:{lvl}"
+    _say(st, f"lectures at {loc_name('lec:' + i + ':' + lvl)} for {cost} Innovation.")
+    effect = C.INSTITUTIONS[int(i)]["spaces"][int(lvl)]["effect"]
+    push(st, {"op": "place_disc", "to": f"lec:{i}:{lvl}"}, {"op": "run_effect", "steps": effect})
+
+
+def choices_lower_space(st: GameState, step: Step) -> Choices:
+    out: Choices = [SKIP, ("low:as", f"Analytical Society: {C.ANALYTICAL_SOCIETY['text']}")]
+    for i, lvl in _empty_lectures(st):
+        if lvl < step["below"] and step["inst"] in (None, i):
+            inst = C.INSTITUTIONS[i]
+            out.append(
+                (f"low:{i}:{lvl}", f"{inst['name']} level {lvl}: {inst['spaces'][lvl]['text']}")
+            )
+    return out
+
+
+def resolve_lower_space(st: GameState, step: Step, choice: str) -> None:
+    if choice == "skip":
+        return
+    if choice == "low:as":
+        push_effect(st, C.ANALYTICAL_SOCIETY["effect"])
+        return
+    _, i, lvl = choice.split(":")
+    _say(st, f"gains the reward of {loc_name('lec:' + i + ':' + lvl)}.")
+    push_effect(st, C.INSTITUTIONS[int(i)]["spaces"][int(lvl)]["effect"])
+
+
+# -- Disc placement ----------------------------------------------------------------------
+
+
+def _movable_discs(st: GameState, step: Step) -> list[str]:
+    seat = st.current
+    out = [loc for loc in own_board_discs(st, seat) if loc != step["to"]]
+    if step["to"].startswith("obj:"):
+        cond = B.OBJECTIVE[st.objectives[int(step["to"][4:])]]["condition"]
+        keep = []
+        for loc in out:  # a disc that meets the Objective's requirement may not move
+            trial = st.copy()
+            _take_disc(trial, seat, loc)
+            if objective_met(trial, seat, cond):
+                keep.append(loc)
+        out = keep
+    return out
+
+
+def choices_place_disc(st: GameState, step: Step) -> Choices | None:
+    if st.me.discs > 0:
+        return AUTO
+    out: Choices = [
+        (f"mv:{loc}", f"Move your disc from {loc_name(loc)}") for loc in _movable_discs(st, step)
+    ]
+    if out and not step["to"].startswith("obj:"):
+        out.insert(0, ("skip", "Place no disc"))
+    return out
+
+
+def resolve_place_disc(st: GameState, step: Step, choice: str | None) -> None:
+    p = st.me
+    if choice == "skip":
+        return
+    if choice is None:
+        p.discs -= 1
+    else:
+        _take_disc(st, st.current, choice[3:])
+    _put_disc(st, st.current, step["to"], stack=bool(step.get("stack")))
+    _say(st, f"places a disc on {loc_name(step['to'])}.")
+
+
+# -- Publish or Build ----------------------------------------------------------------------
+
+
+def _publish_possible(st: GameState, area: str | None) -> bool:
+    p = st.me
+    if area is None or p.books < 1:
+        return False
+    if area == "workshop":
+        return p.steam + 1 < len(C.STEAM_TRACK) and p.coal >= C.STEAM_TRACK[p.steam + 1]["coal"]
+    if area == "study":
+        return p.discs > 0
+    if area == "travel":
+        return bool(_own_dice(p))
+    if area == "meetings":
+        return any(m is not None for m in st.multiplier_display)
+    return bool(_own_dice(p)) and any(st.workshop)
+
+
+PUBLISH_TEXT = {
+    "workshop": "advance Steam one space (paying its Coal)",
+    "study": "stack a disc on one of your discs and take that area's level I advanced action",
+    "travel": "change your dice by up to 4 pips",
+    "meetings": "take a Multiplier Gear from the display",
+    "institutions": "swap a die on your board with a Workshop die",
+}
+
+
+def _build_options(st: GameState) -> Choices:
+    p = st.me
+    if not _open_gear_spaces(p):
+        return []
+    out: Choices = []
+    for gear in sorted(set(p.gear_supply)):
+        cost = B.gear_cost(gear)
+        if _can_pay(p, cost):
+            out.append((f"build:{gear}", f"Build {B.gear_name(gear)} ({cost_text(cost)})"))
+    return out
+
+
+def choices_publish_or_build(st: GameState, step: Step) -> Choices:
+    area = st.ctx.get("area")
+    out: Choices = []
+    if _publish_possible(st, area):
+        out.append(("publish", f"Publish (1 Book): {PUBLISH_TEXT[area]}"))
+    out += _build_options(st)
+    return out + [("skip", "Neither Publish nor Build")] if out else []
+
+
+def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
+    if choice == "skip":
+        return
+    if choice.startswith("build:"):
+        push(st, {"op": "gear_place", "gear": choice[6:]})
+        return
+    p = st.me
+    p.books -= 1
+    area = st.ctx["area"]
+    _say(st, f"publishes in {AREA_TITLE[area]}.")
+    push(
+        st,
+        {
+            "workshop": {"op": "steam", "free": False, "forced": True},
+            "study": {"op": "stack_disc", "publish": True},
+            "travel": {"op": "pips", "left": 4},
+            "meetings": {"op": "take_multiplier"},
+            "institutions": {"op": "swap_die"},
+        }[area],
+    )
+
+
+def choices_gear_place(st: GameState, step: Step) -> Choices:
+    if step["gear"] not in st.me.gear_supply:
+        return []
+    return [(f"at:{pos}", f"Gear space {gear_space_name(pos)}") for pos in _open_gear_spaces(st.me)]
+
+
+def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    gear = step["gear"]
+    if not step.get("free"):
+        _pay(p, B.gear_cost(gear))
+    p.gear_supply.remove(gear)
+    pos = int(choice.split(":")[1])
+    p.gears[pos] = gear
+    _say(st, f"builds {B.gear_name(gear)} at {gear_space_name(pos)}.")
+
+
+def choices_steam(st: GameState, step: Step) -> Choices | None:
+    p = st.me
+    if p.steam + 1 >= len(C.STEAM_TRACK):
+        return []
+    coal = C.STEAM_TRACK[p.steam + 1]["coal"]
+    if step.get("free") or step.get("forced"):
+        return AUTO if step.get("free") or p.coal >= coal else []
+    if p.coal < coal:
+        return []
+    return [("steam", f"Advance Steam (pay {coal} Coal)"), SKIP]
+
+
+def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
+    p = st.me
+    if choice == "skip" or p.steam + 1 >= len(C.STEAM_TRACK):
+        return
+    if not step.get("free"):
+        p.coal -= C.STEAM_TRACK[p.steam + 1]["coal"]
+    p.steam += 1
+    _say(
+        st, f"advances Steam to level {p.steam} (lines capped at {C.STEAM_TRACK[p.steam]['cap']})."
+    )
+
+
+def _stack_targets(st: GameState) -> list[str]:
+    seat = st.current
+    return [loc for loc in own_board_discs(st, seat) if discs_at(st, loc).count(seat) < 2]
+
+
+def choices_stack_disc(st: GameState, step: Step) -> Choices | None:
+    if st.me.discs < 1:
+        return []
+    targets = _stack_targets(st)
+    if not targets:
+        return AUTO if step.get("publish") else []
+    return [(f"stack:{loc}", f"Stack a disc on {loc_name(loc)}") for loc in targets]
+
+
+def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
+    p = st.me
+    if choice is None:  # Ada's Study Publish with no disc on the board: the disc leaves the game
+        p.discs -= 1
+        p.discs_boxed += 1
+        _say(st, "has no disc on the main board and removes a disc from the game.")
+        return
+    loc = choice[6:]
+    follow: list[Step] = [{"op": "place_disc", "to": loc, "stack": True}]
+    if step.get("publish"):
+        kind = loc.split(":")[0]
+        area = {"uni": "travel", "room": "meetings", "lec": "institutions"}[kind]
+        follow += _advanced_steps(st, area, 1, ref=loc[4:] if kind == "lec" else None)
+    push(st, *follow)
+
+
+def choices_pips(st: GameState, step: Step) -> Choices:
+    out: Choices = [("done", "Done changing dice")]
+    for where, die in _own_dice(st.me):
+        v = int(die[1])
+        if v > 1:
+            out.append(
+                (f"pip:{where}:-", f"{die_name(die)} ({_where_name(where)}) down to {v - 1}")
+            )
+        if v < 6:
+            out.append((f"pip:{where}:+", f"{die_name(die)} ({_where_name(where)}) up to {v + 1}"))
+    return out
+
+
+def resolve_pips(st: GameState, step: Step, choice: str) -> None:
+    if choice == "done":
+        return
+    _, where, sign = choice.split(":")
+    p = st.me
+    die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
+    assert die is not None
+    _set_own_die(p, where, f"{die[0]}{int(die[1]) + (1 if sign == '+' else -1)}")
+    if step["left"] > 1:
+        push(st, {"op": "pips", "left": step["left"] - 1})
+
+
+def choices_swap_die(st: GameState, step: Step) -> Choices:
+    if not any(st.workshop):
+        return []
+    return [
+        (f"own:{w}", f"Swap your {die_name(d)} ({_where_name(w)})") for w, d in _own_dice(st.me)
+    ]
+
+
+def resolve_swap_die(st: GameState, step: Step, choice: str) -> None:
+    push(st, {"op": "swap_with", "own": choice[4:]})
+
+
+def choices_swap_with(st: GameState, step: Step) -> Choices:
+    out: Choices = []
+    for s, space in enumerate(st.workshop):
+        for idx, die in enumerate(space):
+            if die not in space[:idx]:
+                out.append((f"ws:{s}:{idx}", f"with {die_name(die)} in Workshop space {s + 1}"))
+    return out
+
+
+def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
+    p = st.me
+    _, s, idx = choice.split(":")
+    where = step["own"]
+    mine = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
+    assert mine is not None
+    theirs = st.workshop[int(s)][int(idx)]
+    st.workshop[int(s)][int(idx)] = mine
+    _set_own_die(p, where, theirs)
+    _say(st, f"swaps their {die_name(mine)} with {die_name(theirs)} from the Workshop.")
+
+
+# -- End of turn ---------------------------------------------------------------------------
+
+
+def choices_hand_limit(st: GameState, step: Step) -> Choices:
+    p = st.me
+    if len(p.hand) <= C.HAND_LIMIT:
+        return []
+    seen: list[str] = []
+    for c in p.hand:
+        if c not in seen:
+            seen.append(c)
+    return [(f"dc:{c}", f"Discard {partner_name(c)} (hand limit {C.HAND_LIMIT})") for c in seen]
+
+
+def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
+    card = choice[3:]
+    st.me.hand.remove(card)
+    st.me.discard.append(card)
+    push(st, "hand_limit")
+
+
+def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
+    seat = st.current
+    for a, obj in enumerate(st.objectives):
+        if any(entry[0] == seat for entry in st.objective_discs[a]):
+            continue
+        if objective_met(st, seat, B.OBJECTIVE[obj]["condition"]):
+            push(st, {"op": "place_disc", "to": f"obj:{a}"})
+
+
+def resolve_end_turn(st: GameState, step: Step, choice: None) -> None:
+    p = st.me
+    p.turns += 1
+    st.ctx = {}
+    nxt = (st.current + 1) % len(st.players)
+    if nxt == 0:
+        if st.end_triggered or st.round >= st.setup.max_rounds:
+            st.over = True
+            st.log.append("The game is over.")
+            st.undo_floor = len(st.history)
+            return
+        st.round += 1
+    st.current = nxt
+    st.undo_floor = len(st.history)
