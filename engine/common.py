@@ -110,6 +110,11 @@ def cost_text(cost: dict[str, int]) -> str:
     )
 
 
+def discard_from_hand(p: PlayerState, card: str) -> None:
+    p.hand.remove(card)
+    p.discard.append(card)
+
+
 def partner_name(card: str) -> str:
     return B.PARTNER[card]["name"]
 

@@ -31,6 +31,7 @@ from engine.common import (
     _where_name,
     city_reward,
     cost_text,
+    discard_from_hand,
     loc_name,
     own_board_discs,
     partner_name,
@@ -128,17 +129,11 @@ def resolve_draw(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_discard(st: GameState, step: Step) -> Choices:
-    seen: list[str] = []
-    for c in st.me.hand:
-        if c not in seen:
-            seen.append(c)
-    return [(f"dc:{c}", f"Discard {partner_name(c)}") for c in seen]
+    return [(f"dc:{c}", f"Discard {partner_name(c)}") for c in st.me.hand]
 
 
 def resolve_discard(st: GameState, step: Step, choice: str) -> None:
-    card = choice[3:]
-    st.me.hand.remove(card)
-    st.me.discard.append(card)
+    discard_from_hand(st.me, choice[3:])
     if step["n"] > 1:
         push(st, {"op": "discard", "n": step["n"] - 1})
 
@@ -284,8 +279,7 @@ def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
     if choice == "skip":
         return
     card = choice[5:]
-    st.me.hand.remove(card)
-    st.me.discard.append(card)
+    discard_from_hand(st.me, card)
     _say(st, f"plays {partner_name(card)} without its cost: {B.PARTNER[card]['text']}")
     push_effect(st, B.PARTNER[card]["effect"])
 

@@ -30,6 +30,7 @@ from engine.common import (
     _where_name,
     city_reward,
     cost_text,
+    discard_from_hand,
     discs_at,
     lecture_cost,
     loc_name,
@@ -304,8 +305,7 @@ def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
         p.store[slot] = f"{die[0]}{int(die[1]) - 1}"
     elif info["need"]["kind"] == "money":
         p.money -= int(die[1])
-    p.hand.remove(card)
-    p.discard.append(card)
+    discard_from_hand(p, card)
     _say(st, f"plays {info['name']}: {info['text']}")
     push_effect(st, info["effect"])
 
@@ -622,11 +622,7 @@ def choices_keep_eight(st: GameState, step: Step) -> Choices:
     p = st.me
     if len(p.supply()) <= C.SUPPLY_SIZE:
         return []
-    seen: list[str] = []
-    for card in p.hand + p.discard:
-        if card not in seen:
-            seen.append(card)
-    return [(f"rm:{c}", f"Remove {partner_name(c)} from the game") for c in seen]
+    return [(f"rm:{c}", f"Remove {partner_name(c)} from the game") for c in p.hand + p.discard]
 
 
 def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
@@ -932,17 +928,11 @@ def choices_hand_limit(st: GameState, step: Step) -> Choices:
     p = st.me
     if len(p.hand) <= C.HAND_LIMIT:
         return []
-    seen: list[str] = []
-    for c in p.hand:
-        if c not in seen:
-            seen.append(c)
-    return [(f"dc:{c}", f"Discard {partner_name(c)} (hand limit {C.HAND_LIMIT})") for c in seen]
+    return [(f"dc:{c}", f"Discard {partner_name(c)} (hand limit {C.HAND_LIMIT})") for c in p.hand]
 
 
 def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
-    card = choice[3:]
-    st.me.hand.remove(card)
-    st.me.discard.append(card)
+    discard_from_hand(st.me, choice[3:])
     push(st, "hand_limit")
 
 
