@@ -74,10 +74,11 @@ CHANGES_MADE = [
     "2 Brass and 1 Coal (Serena's example); a first-seat bonus - the rulebook states the seat "
     "bonuses (2nd +£1, 3rd +1 Coal, 4th +£1 +1 Coal). Seat-order fairness needs larger samples "
     "(run with --games 100) before any designed change.",
-    "Still open: seat order. In 60 four-player greedy games (`--players 4 --games 60 "
-    "--search-games 0`, seeds 1-60) the first seat won 15% (fair share 25%) with a mean of 64.0 "
-    "against 70.7-71.4; on seeds 100-115 it had the second-best mean (72.4). A 200-game run "
-    "is needed before changing designed content (the rules fix the seat bonuses themselves).",
+    "Still open: seat order. In 200 four-player greedy games (`--players 4 --games 200 "
+    "--search-games 0 --seed 1000`) the last seat won 38% (fair share 25%; the others 19-22%) "
+    "with a mean of 74.8 against 66.8-69.5. Its rules-given bonus (+£1, +1 Coal) and acting last "
+    "in the final round (majorities and University stacks cannot be answered) are the likely "
+    "causes; no designed change is made yet.",
 ]
 
 
