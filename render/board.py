@@ -172,11 +172,17 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
     )
 
 
+def _empty_slot(cv: Canvas, box: Box) -> None:
+    """A display slot with nothing in it (deck ran out)."""
+    x0, y0, x1, y1 = box
+    cv.box(box, fill=PANEL_ALT)
+    cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+
+
 def _program_tile(cv: Canvas, pid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
     if not pid:
-        cv.box(box, fill=PANEL_ALT)
-        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+        _empty_slot(cv, box)
         return
     info = B.PROGRAM.get(pid, {})
     cv.box(box, fill=(236, 228, 246), width=2)
@@ -188,8 +194,7 @@ def _program_tile(cv: Canvas, pid: str | None, box: Box) -> None:
 def _assignment_card(cv: Canvas, aid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
     if not aid:
-        cv.box(box, fill=PANEL_ALT)
-        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+        _empty_slot(cv, box)
         return
     info = B.ASSIGNMENT.get(aid, {})
     cv.box(box, fill=WHITE, width=2)
@@ -574,8 +579,7 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
 def _partner_card(cv: Canvas, pid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
     if not pid:
-        cv.box(box, fill=PANEL_ALT)
-        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+        _empty_slot(cv, box)
         return
     info = B.PARTNER.get(pid, {})
     cv.box(box, fill=WHITE, width=2)
