@@ -1579,6 +1579,8 @@ ASSIGNMENTS: list[dict[str, Any]] = [
 
 # The 7 starting-card slots: the four decks are functionally identical (same needs, effects,
 # sciences and Prestige per slot), with different historical people.
+# The two money cards pay £2 and £4 (were £1 and £3): with money that scarce the 4th seat's +£1
+# (a rules fact) won 38-41% of greedy 4-player games; see bench/reports/balance.md.
 _STARTING_SLOTS: list[dict[str, Any]] = [
     {
         "science": "mathematics",
@@ -1591,8 +1593,8 @@ _STARTING_SLOTS: list[dict[str, Any]] = [
         "science": "physics",
         "prestige": 0,
         "need": {"kind": "value", "values": [3, 4]},
-        "text": "Gain 1 Coal and £1",
-        "effect": [{"op": "gain", "coal": 1, "money": 1}],
+        "text": "Gain 1 Coal and £2",
+        "effect": [{"op": "gain", "coal": 1, "money": 2}],
     },
     {
         "science": "engineering",
@@ -1619,8 +1621,8 @@ _STARTING_SLOTS: list[dict[str, Any]] = [
         "science": None,
         "prestige": -1,
         "need": {"kind": "value", "values": [6]},
-        "text": "Gain £3 and draw 1 card",
-        "effect": [{"op": "gain", "money": 3}, {"op": "draw", "n": 1}],
+        "text": "Gain £4 and draw 1 card",
+        "effect": [{"op": "gain", "money": 4}, {"op": "draw", "n": 1}],
     },
     {
         "science": "mathematics",

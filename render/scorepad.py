@@ -169,6 +169,8 @@ def _chart(
         else:
             a, b = zero + int(v * scale), zero
         cv.d.rectangle((a, by, max(a + 2, b), by + bh), fill=fill, outline=INK, width=2)
+        # the zero axis only beside the bars: a full-height line would cross the seat discs
+        cv.d.line((zero, by - 4, zero, by + bh + 4), fill=INK, width=2)
         label = str(v)
         if v >= 0:
             lx0, lx1, al = max(a, b) + 6, x1, "left"
@@ -183,7 +185,6 @@ def _chart(
             wrap=False,
             fill=BAD if v < 0 else INK,
         )
-    cv.d.line((zero, y0 + 28, zero, y0 + 6 + len(order) * slot), fill=INK, width=2)
     note = (
         "Ties: most gears built, then highest Mill dice total, then seat order."
         if st.over
