@@ -202,6 +202,48 @@ class TestSearchPolicy:
         assert time.perf_counter() - start < 2.0
 
 
+class TestRolloutTurn:
+    """The greedy turn the search plays in its rollouts, and its reply shortlist."""
+
+    def turn_start(self) -> object:
+        st = midgame(44, 60, players=2)
+        while st.stack[-1]["op"] != "turn":  # play on to the start of a turn
+            st.apply(rules.legal_choices(st)[0][0])
+        return st
+
+    def test_full_turn_tries_every_first_choice_and_plays_the_best(self):
+        st = self.turn_start()
+        seat = st.current
+        after, tried = ai._greedy_turn(fast_copy(st))
+        legal = [i for i, _ in rules.legal_choices(st)]
+        assert sorted(tried) == sorted(legal)
+        best = fast_copy(st)
+        best.apply(tried[0])
+        best = ai._finish_turn(best, seat)
+        assert after.to_json() == best.to_json()
+        assert after.current != seat  # the turn is over
+
+    def test_shortlist_tries_only_its_first_legal_choices(self):
+        st = self.turn_start()
+        _, full = ai._greedy_turn(fast_copy(st))
+        hint = ["not-a-choice"] + full[::-1]  # worst first; an unknown id is skipped
+        _, tried = ai._greedy_turn(fast_copy(st), hint, keep=2)
+        assert sorted(tried) == sorted(full[-2:])
+
+    def test_shortlist_without_a_legal_choice_falls_back_to_all(self):
+        st = self.turn_start()
+        _, full = ai._greedy_turn(fast_copy(st))
+        _, tried = ai._greedy_turn(fast_copy(st), ["gone:1", "gone:2"], keep=3)
+        assert tried == full
+
+    def test_search_with_and_without_shortlist_both_choose_legally(self):
+        st = self.turn_start()
+        legal = {i for i, _ in rules.legal_choices(st)}
+        for keep in (None, 1, 3):
+            policy = SearchPolicy(iterations=1, candidates=3, reply_shortlist=keep)
+            assert policy.choose(st, random.Random(5)) in legal
+
+
 class TestGreedyBeatsRandom:
     GAMES = 32  # about 35 s on an idle 2-core machine; 95% allows one loss
 
