@@ -83,8 +83,9 @@ CHANGES_MADE = [
     "2 Brass and 1 Coal (Serena's example); a first-seat bonus - the rulebook states the seat "
     "bonuses (2nd +£1, 3rd +1 Coal, 4th +£1 +1 Coal).",
     "Seat order, found and narrowed (not yet fair). With the content above, 4-player greedy "
-    "self-play gave the last seat 40-41% of the wins (fair share 25%) and a lead of about 7 Prestige over the other seats' "
-    "mean (100 games each on seeds 1000-1099 and 2000-2099). Experiments on seeds 1000-1099 "
+    "self-play gave the last seat 40-41% of the wins (fair share 25%) and a lead of about 7 "
+    "Prestige over the other seats' mean (100 games each on seeds 1000-1099 and 2000-2099). "
+    "Experiments on seeds 1000-1099 "
     "located it: without any seat bonus the seats won 30/22/29/19%; the 4th seat's +£1 +1 Coal "
     "given to the 1st seat instead changed little (32/21/25/22%); the 4th seat with only its +1 "
     "Coal was fair (26/21/27/26%). So the 4th seat's extra £1, in a money-starved economy, was "

@@ -584,22 +584,25 @@ class SearchPolicy:
             for cid in arms:
                 trial = fast_copy(base)
                 trial.apply(cid)
-                trial = _finish_turn(trial, seat)
-                for turn in range(horizon):
-                    if trial.over:
-                        break
-                    if self.rollout == "greedy":
-                        keep = self.reply_shortlist
-                        hint = shortlists[turn] if keep else None
-                        trial, tried = _greedy_turn(trial, hint, keep or 0)
-                        if shortlists[turn] is None:
-                            shortlists[turn] = tried
-                    else:
-                        trial = _finish_turn(trial, trial.current)
+                trial = self._rollout(_finish_turn(trial, seat), shortlists)
                 totals[cid] += evaluate(trial, seat, self.leaf_opponent_weight)
             rounds += 1
         self.last_iterations = rounds
         return max(arms, key=lambda cid: (totals[cid], prior[cid]))
+
+    def _rollout(self, st: GameState, shortlists: list[list[str] | None]) -> GameState:
+        """Play one turn per entry of `shortlists` (the horizon); fill the empty entries."""
+        for turn, hint in enumerate(shortlists):
+            if st.over:
+                break
+            if self.rollout != "greedy":
+                st = _finish_turn(st, st.current)
+                continue
+            keep = self.reply_shortlist or 0
+            st, tried = _greedy_turn(st, hint if keep else None, keep)
+            if hint is None:
+                shortlists[turn] = tried
+        return st
 
 
 # ======================================================================================
