@@ -499,7 +499,7 @@ CITIES: list[dict[str, Any]] = [
         "xy": [0.40, 0.32],
         "reward": [{"op": "gain", "books": 1}, {"op": "innovation", "n": 1}],
         "text": "Gain 1 Book and 1 Innovation",
-        "prestige": 5,
+        "prestige": 4,
         "provisional": True,
     },
     {
@@ -510,7 +510,7 @@ CITIES: list[dict[str, Any]] = [
         "xy": [0.27, 0.33],
         "reward": [{"op": "gain", "brass": 2, "coal": 2}],
         "text": "Gain 2 Brass and 2 Coal",
-        "prestige": 4,
+        "prestige": 3,
         "provisional": True,
     },
     {
@@ -521,7 +521,7 @@ CITIES: list[dict[str, Any]] = [
         "xy": [0.45, 0.27],
         "reward": [{"op": "science_token", "science": "any"}],
         "text": "Take a 1-point Science Scoring token of any Science",
-        "prestige": 5,
+        "prestige": 4,
         "provisional": True,
     },
 ]
@@ -576,13 +576,16 @@ ROUTES: list[list[str]] = [
     ["st_andrews", "inverness", "road"],
 ]
 
-# 15 University tiles: 8 Southern, 7 Central. Prestige 2-5; further from London = more Prestige.
+# 15 University tiles: 8 Southern, 7 Central. Prestige 1-4 (Scottish 3-4); further from London = more
+# Prestige. One less than first designed (Travel outscored the rulebook's example, see the balance
+# report), except the standard setup's Bristol and Manchester tiles: the rulebook's Isobel scores 6
+# for 2 discs on Bristol and 1 on Manchester, so those two tiles sum to 4.
 UNIVERSITY_TILES: list[dict[str, Any]] = [
     # Southern (orange)
     {
         "id": "uni_s_book",
         "region": "southern",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "gain", "books": 1}],
         "text": "Gain 1 Book",
         "provisional": True,
@@ -590,7 +593,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_s_innovation",
         "region": "southern",
-        "prestige": 3,
+        "prestige": 2,
         "reward": [{"op": "innovation", "n": 2}],
         "text": "Gain 2 Innovation",
         "provisional": True,
@@ -598,7 +601,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_s_money_coal",
         "region": "southern",
-        "prestige": 3,
+        "prestige": 2,
         "reward": [{"op": "gain", "money": 3, "coal": 1}],
         "text": "Gain £3 and 1 Coal",
         "provisional": True,
@@ -606,7 +609,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_s_study_item",
         "region": "southern",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "study_item", "n": 1, "different": False}],
         "text": "Gain 1 Study item",
         "provisional": True,
@@ -614,7 +617,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_s_research",
         "region": "southern",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "research", "track": "any", "n": 2, "different": True}],
         "text": "Gain 2 Research on different tracks",
         "provisional": True,
@@ -626,11 +629,12 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
         "reward": [{"op": "gain", "brass": 2}],
         "text": "Gain 2 Brass",
         "provisional": True,
+        "source": "prestige: rulebook, Isobel scoring example (with Manchester's tile)",
     },
     {
         "id": "uni_s_cards",
         "region": "southern",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "draw", "n": 2}, {"op": "innovation", "n": 1}],
         "text": "Draw 2 Partner cards and gain 1 Innovation",
         "provisional": True,
@@ -638,7 +642,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_s_assignment",
         "region": "southern",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "take_assignment"}],
         "text": "Take an Assignment from the display",
         "provisional": True,
@@ -651,12 +655,13 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
         "reward": [{"op": "gain_gear", "gear": "add"}, {"op": "build_free", "gear": "add"}],
         "text": "Gain an Addition Gear and build an Addition Gear free",
         "provisional": True,
-        "source": "rulebook: Anthony Travel example (Manchester's reward); prestige designed",
+        "source": "rulebook: Anthony Travel example (Manchester's reward); prestige: Isobel "
+        "scoring example (with Bristol's tile)",
     },
     {
         "id": "uni_c_steam",
         "region": "central",
-        "prestige": 3,
+        "prestige": 2,
         "reward": [{"op": "steam", "free": True}],
         "text": "Advance Steam one space free",
         "provisional": True,
@@ -664,7 +669,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_c_multiplier",
         "region": "central",
-        "prestige": 3,
+        "prestige": 2,
         "reward": [{"op": "take_multiplier"}],
         "text": "Take a Multiplier Gear from the display",
         "provisional": True,
@@ -672,7 +677,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_c_program",
         "region": "central",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "take_program"}],
         "text": "Take a Program and gain its space bonus",
         "provisional": True,
@@ -680,7 +685,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_c_partner",
         "region": "central",
-        "prestige": 3,
+        "prestige": 2,
         "reward": [{"op": "take_partner"}],
         "text": "Gain a Partner from the Meetings display",
         "provisional": True,
@@ -688,7 +693,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_c_workshop",
         "region": "central",
-        "prestige": 4,
+        "prestige": 3,
         "reward": [{"op": "workshop_bonus", "n": 2, "different": True}],
         "text": "Gain 2 different Workshop bonus rewards",
         "provisional": True,
@@ -696,7 +701,7 @@ UNIVERSITY_TILES: list[dict[str, Any]] = [
     {
         "id": "uni_c_lecture",
         "region": "central",
-        "prestige": 2,
+        "prestige": 1,
         "reward": [{"op": "lecture_disc"}],
         "text": "Place a disc on an available Lecture space (no reward, no Innovation)",
         "provisional": True,
