@@ -111,6 +111,19 @@ CHANGES_MADE = [
     "Tried and not taken: every Multiplier costing at least 2 Brass (last seat still 35%); the "
     "Coal card paying £3 as well (36% on seeds 3000-3099), so more money alone does not close "
     "the rest of the gap.",
+    "Travel was far above the rulebook's scale (greedy means 12.7 / 14.4 / 16.8 Prestige per "
+    "player at 2 / 3 / 4 players, against 6 for the example player) and was where extra money "
+    "became Prestige: every University is now worth 1 Prestige less (tiles 1-4, Scottish 3-4), "
+    "except the standard setup's Bristol and Manchester tiles, which the rulebook's Isobel "
+    "example fixes at a sum of 4. Travel is now 8.7 / 9.9 / 11.3 and the 4-player mean score 66.5 "
+    "(was 71.3), winners' mean 84-86. Seat order at 4 players, same seeds before -> after: seeds "
+    "5000-5199 last seat 34% -> 28% of the wins, seeds 6000-6199 38% -> 35%, seeds 1-60 (seat "
+    "study below) 43% -> 22%; over the 500 four-player games played since (those 400 and this "
+    "report's 100) the last seat wins 31% (fair share 25%) and still leads the other seats' mean "
+    "by about 3 Prestige. So the win rate improved and the lead did not: not yet fair. At 2 and 3 "
+    "players this report's 100 games each give 47/53% and 33/30/37%. Tried and not taken: Meeting "
+    "rooms of 3 spaces (was 4) on top of the lower Universities (seeds 5000-5199: 24/24/26/26%, "
+    "lead +1.4, against 26/24/24/26%, +1.9 without): no clear gain.",
 ]
 
 
