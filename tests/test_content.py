@@ -559,7 +559,7 @@ class TestUniversities:
 
     def test_prestige_range(self):
         # designed: tiles 1-4 (2-5 before the balance report showed Travel far above the
-        # rulebook's example score); the far Scottish Universities are worth the most
+        # rulebook's example score); the far Scottish Universities 3-4
         for t in C.UNIVERSITY_TILES:
             assert 1 <= t["prestige"] <= 4
         for c in C.CITIES:
