@@ -3,24 +3,31 @@
     .venv/bin/python bench/balance_report.py                   # default run, under ~10 minutes
     .venv/bin/python bench/balance_report.py --games 10 --search-games 0 --out /tmp/rep  # quick
     .venv/bin/python bench/balance_report.py --seat-study 60   # + seat-order study, ~15 minutes
+    .venv/bin/python bench/balance_report.py --cache /tmp/games.jsonl ...  # resumable, reusable
 
 Writes <out>/balance.md (Markdown tables) and <out>/balance.png (a Pillow chart):
 score distribution by scorepad category, win rate by seat order, game length in turns, and how
 often each Objective, Program, Partner and Multiplier is taken, for greedy self-play at 2, 3 and
 4 players plus a smaller sample of the search policy (the strongest) at --search-players players.
 Games use seeds seed..seed+games-1 per player count; results do not depend on --jobs.
+With --cache every finished game is appended to a JSON-lines file, and a later run reuses the games
+it finds there that were played by the same engine code and content edits (a long run that stops
+resumes; a report can reuse the games of an experiment run with the same engine).
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
+import hashlib
+import json
 import os
 import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,6 +200,76 @@ class GameStats:
     multipliers_built: list[str] = field(default_factory=list)
     first_player_won: bool = False
     area_turns: Counter = field(default_factory=Counter)  # actions-turn areas and Workshop turns
+    # Each seat's scorepad total so far at the end of every round (the last entry: final scores)
+    round_totals: list[list[int]] = field(default_factory=list)
+    trigger_seat: int = -1  # who placed the 9th Mill die
+    mill_dice: list[int] = field(default_factory=list)  # per seat at the end (9: Mill finished)
+
+
+# ======================================================================================
+# The game cache (--cache)
+# ======================================================================================
+
+_ENGINE = Path(__file__).resolve().parents[1] / "engine"
+
+
+def engine_fingerprint() -> str:
+    """A hash of every engine source file: a cached game is valid only for the same engine."""
+    digest = hashlib.sha256()
+    for path in sorted(_ENGINE.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(job: tuple[int, int, str, dict[str, Any], str], fingerprint: str) -> str:
+    """What a game's result depends on: the engine, the job, the variant's edits, what is kept."""
+    players, seed, policy, kw, variant = job
+    what = [fingerprint, players, seed, policy, sorted(kw.items()), variant]
+    what += [repr(variant_edits(variant)), [f.name for f in dataclasses.fields(GameStats)]]
+    return hashlib.sha256(json.dumps(what, default=repr).encode()).hexdigest()
+
+
+def stats_to_json(g: GameStats) -> dict[str, Any]:
+    d = {f.name: getattr(g, f.name) for f in dataclasses.fields(g)}
+    for name, value in d.items():
+        if isinstance(value, set):
+            d[name] = sorted(value)
+        elif isinstance(value, Counter):
+            d[name] = dict(value)
+    return d
+
+
+def stats_from_json(d: dict[str, Any]) -> GameStats:
+    g = GameStats(**d)
+    for name in ("programs_seen", "partners_seen", "multipliers_seen"):
+        setattr(g, name, set(getattr(g, name)))
+    g.area_turns = Counter(g.area_turns)
+    return g
+
+
+def load_cache(path: Path) -> dict[str, GameStats]:
+    """The cached games by key; a line that cannot be read (a run killed mid-write) is skipped."""
+    games: dict[str, GameStats] = {}
+    if not path.exists():
+        return games
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+            games[row["key"]] = stats_from_json(row["stats"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return games
+
+
+def append_to_cache(path: Path, key: str, g: GameStats) -> None:
+    line = json.dumps({"key": key, "stats": stats_to_json(g)}) + "\n"
+    with path.open("a+") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell():  # after a line cut off by a killed run, start a fresh line
+            f.seek(f.tell() - 1)
+            if f.read(1) != "\n":
+                line = "\n" + line
+        f.write(line)
 
 
 def variant_edits(variant: str) -> list[tuple[str, Any, str]]:
@@ -213,6 +290,7 @@ def play(job: tuple[int, int, str, dict[str, Any], str]) -> GameStats:
 def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant: str) -> GameStats:
     from engine import new_game
     from engine.mill import LINE_DICE, program_met
+    from engine.scoring import score
 
     st = new_game(GameSetup(players=players, seed=seed))
     policies = [get_policy(policy_name, **kw) for _ in range(players)]
@@ -223,6 +301,8 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
     taken_partners: list[str] = []
     taken_multipliers: list[str] = []
     area_turns: Counter = Counter()
+    round_totals: list[list[int]] = []
+    trigger_seat = -1
     decisions = 0
     start = time.perf_counter()
     while not st.is_over:
@@ -242,8 +322,13 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
                 area_turns[f"actions: {area}"] += 1
             else:
                 area_turns[{"ws": "workshop"}.get(parts[0], parts[0])] += 1
+        game_round, triggered = st.round, st.end_triggered
         st.apply(choice)
         decisions += 1
+        if st.end_triggered and not triggered:
+            trigger_seat = seat
+        if st.round != game_round and not st.is_over:
+            round_totals.append([score(st, s)["Total"] for s in range(players)])
         p = st.players[seat]
         gained = Counter(p.supply()) - before_cards
         for card in gained.elements():
@@ -267,6 +352,7 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
                     scored.append(tile)
         built += [g for g in p.gears if g and g in B.MULTIPLIER]
     winner = st.winner()
+    round_totals.append([row["Total"] for row in st.final_scores()])
     return GameStats(
         players=players,
         seed=seed,
@@ -290,6 +376,9 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
         multipliers_built=built,
         first_player_won=winner == 0,
         area_turns=area_turns,
+        round_totals=round_totals,
+        trigger_seat=trigger_seat,
+        mill_dice=[sum(d is not None for d in p.mill) for p in st.players],
     )
 
 
@@ -311,6 +400,41 @@ def dist(values: list[float]) -> tuple[float, float, float, float, float]:
 
 def fmt(x: float) -> str:
     return f"{x:.1f}"
+
+
+LEAD_ROUNDS = [1, 3, 6, 9, 12, 15]
+
+
+def lead_by_round(games: list[GameStats]) -> list[str]:
+    """When a seat's lead appears: its score so far minus the other seats' mean, by round.
+
+    Columns: some early rounds, the end of the round before the last (before anyone knows the
+    game ends), and the final scores; plus who placed the 9th Mill die.
+    """
+    n = games[0].players
+    shortest = min(len(g.round_totals) for g in games)  # rounds played + the final entry
+    if shortest < 3:
+        return []
+
+    def lead(totals: list[int], seat: int) -> float:
+        others = [t for s, t in enumerate(totals) if s != seat]
+        return totals[seat] - statistics.fmean(others)
+
+    columns = [(f"round {r}", r - 1) for r in LEAD_ROUNDS if r <= shortest - 2]
+    columns += [("before the last round", -2), ("final", -1)]
+    header = "| Lead by seat | " + " | ".join(name for name, _ in columns) + " |"
+    lines = ["", header, "|---|" + "---:|" * len(columns)]
+    for seat in range(n):
+        cells = [statistics.fmean(lead(g.round_totals[i], seat) for g in games) for _, i in columns]
+        lines.append(f"| seat {seat + 1} | " + " | ".join(f"{c:+.1f}" for c in cells) + " |")
+    triggers = Counter(g.trigger_seat for g in games)
+    unfinished = Counter(s for g in games for s, dice in enumerate(g.mill_dice) if dice < 9)
+    lines += ["", "End triggered (9th Mill die) by: " + ", ".join(
+        f"seat {s + 1} {100 * triggers[s] / len(games):.0f}%" for s in range(n)
+    ) + ". Mill left unfinished (fewer than 9 dice) at the end: " + ", ".join(
+        f"seat {s + 1} {100 * unfinished[s] / len(games):.0f}%" for s in range(n)
+    ) + "."]  # fmt: skip
+    return lines
 
 
 def sample_section(title: str, games: list[GameStats]) -> list[str]:
@@ -339,6 +463,14 @@ def sample_section(title: str, games: list[GameStats]) -> list[str]:
         wins = sum(g.winner == seat for g in games)
         mean = statistics.fmean(g.scores[seat]["Total"] for g in games)
         lines.append(f"| {seat + 1} | {100 * wins / len(games):.0f}% | {fmt(mean)} |")
+    # Where a seat's lead comes from: each category's mean by seat.
+    seats = range(1, n + 1)
+    lines += ["", "| Mean by seat | " + " | ".join(f"seat {s}" for s in seats) + " |"]
+    lines.append("|---|" + "---:|" * n)
+    for cat in [*CATEGORIES, "Total"]:
+        means = [statistics.fmean(g.scores[seat][cat] for g in games) for seat in range(n)]
+        lines.append(f"| {cat} | " + " | ".join(fmt(m) for m in means) + " |")
+    lines += lead_by_round(games)
     areas: Counter = Counter()
     for g in games:
         areas.update(g.area_turns)
@@ -666,6 +798,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--search-iterations", type=int, default=1, help="search rounds per decision")
     ap.add_argument(
+        "--search-variant",
+        default="",
+        choices=["", *SEAT_STUDY],
+        metavar="VARIANT",
+        help="play the search games under this SEAT_STUDY variant (default: content as is)",
+    )
+    ap.add_argument(
         "--proposed",
         action=argparse.BooleanOptionalAction,
         default=False,
@@ -679,11 +818,16 @@ def main(argv: list[str] | None = None) -> int:
         help="also play GAMES greedy 4-player games under each SEAT_STUDY variant",
     )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument(
+        "--cache", type=Path, help="JSON-lines file of played games: reuse them, append new ones"
+    )
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
-    command = " ".join(
-        ["python bench/balance_report.py", *(sys.argv[1:] if argv is None else argv)]
-    )
+    given = list(sys.argv[1:] if argv is None else argv)
+    if "--cache" in given:  # where games are kept does not change the report
+        del given[given.index("--cache") : given.index("--cache") + 2]
+    given = [a for a in given if not a.startswith("--cache=")]
+    command = " ".join(["python bench/balance_report.py", *given])
     args.out.mkdir(parents=True, exist_ok=True)
 
     jobs: list[tuple[int, int, str, dict[str, Any], str]] = []
@@ -697,18 +841,26 @@ def main(argv: list[str] | None = None) -> int:
             jobs += [(4, args.seed + i, "greedy", {}, variant) for i in range(args.seat_study)]
     search_kw: dict[str, Any] = {"iterations": args.search_iterations}
     jobs += [
-        (args.search_players, args.seed + i, "search", search_kw, "")
+        (args.search_players, args.seed + i, "search", search_kw, args.search_variant)
         for i in range(args.search_games)
     ]
     start = time.perf_counter()
+    fingerprint = engine_fingerprint()
+    keys = [cache_key(job, fingerprint) for job in jobs]
+    cached = load_cache(args.cache) if args.cache else {}
+    results: dict[int, GameStats] = {i: cached[k] for i, k in enumerate(keys) if k in cached}
     # longest first, so the pool finishes together
-    order = sorted(range(len(jobs)), key=lambda i: (jobs[i][2] != "search", -jobs[i][0]))
-    results: dict[int, GameStats] = {}
+    todo = [i for i in range(len(jobs)) if i not in results]
+    todo.sort(key=lambda i: (jobs[i][2] != "search", -jobs[i][0]))
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {i: pool.submit(play, jobs[i]) for i in order}
-        for i, fut in futures.items():
+        futures = {pool.submit(play, jobs[i]): i for i in todo}
+        for fut in as_completed(futures):
+            i = futures[fut]
             results[i] = fut.result()
+            if args.cache:
+                append_to_cache(args.cache, keys[i], results[i])
     elapsed = time.perf_counter() - start
+    compute = sum(g.seconds for g in results.values())
 
     samples: dict[str, list[GameStats]] = {}
     for i in range(len(jobs)):
@@ -724,7 +876,8 @@ def main(argv: list[str] | None = None) -> int:
         f"Seeds {args.seed}..{args.seed + args.games - 1} per player count; "
         f"search: {args.search_games} {args.search_players}-player games at "
         f"{args.search_iterations} sampled "
-        f"round(s) per decision. Run time {elapsed:.0f} s with {args.jobs} worker(s).",
+        f"round(s) per decision. The games took {compute:.0f} s of computing in all "
+        f"({len(todo)} played in this run, {len(jobs) - len(todo)} reused from --cache).",
         "",
         "![chart](balance.png)",
         "",
@@ -749,6 +902,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "balance.md").write_text("\n".join(md))
     chart(samples, args.out / "balance.png")
     print(f"wrote {args.out / 'balance.md'} and {args.out / 'balance.png'} in {elapsed:.0f} s")
+    print(f"played {len(todo)} games, reused {len(jobs) - len(todo)} from the cache")
     return 0
 
 

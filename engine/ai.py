@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 import zlib
 from dataclasses import dataclass, fields
@@ -73,45 +74,55 @@ from engine.state import GameState, PlayerState
 # Fast copies and hidden-information sampling
 # ======================================================================================
 
-_GAME_FIELDS = [f.name for f in fields(GameState)]
-_PLAYER_FIELDS = [f.name for f in fields(PlayerState)]
-_SHARED = {"setup", "rng", "addition_supply", "current", "round", "end_triggered", "over"}
-_SHARED |= {"undo_floor"}
-_FLAT_LISTS = {
-    "bag",
-    "workshop_bonus",
-    "program_deck",
-    "program_display",
-    "assignment_deck",
-    "assignment_display",
-    "partner_deck",
-    "partner_display",
-    "multiplier_deck",
-    "multiplier_display",
-    "objectives",
-    "room_science",
-    "objective_first_round",
-    "history",
+# How each field is copied, as an expression of the original value `v`. Lookahead copies a state
+# hundreds of thousands of times per game, so the copy functions below are generated once from
+# these tables: one plain assignment per field, no per-field tests or generic recursion at run
+# time. A field missing from a table (one the engine may add later) is deep-copied generically.
+_FLAT_LIST, _FLAT_DICT, _DICT_OF_LISTS = "v[:]", "v.copy()", "{k: x[:] for k, x in v.items()}"
+_GAME_COPY = {
+    # Shared, never changed in place: scalars, the frozen setup.
+    **dict.fromkeys(["setup", "rng", "addition_supply", "current", "round"], "v"),
+    **dict.fromkeys(["end_triggered", "over", "undo_floor"], "v"),
+    **dict.fromkeys(
+        [
+            "bag",
+            "workshop_bonus",
+            "program_deck",
+            "program_display",
+            "assignment_deck",
+            "assignment_display",
+            "partner_deck",
+            "partner_display",
+            "multiplier_deck",
+            "multiplier_display",
+            "objectives",
+            "room_science",
+            "objective_first_round",
+            "history",
+        ],
+        _FLAT_LIST,
+    ),
+    **dict.fromkeys(["university_discs", "lectures", "assignment_token_stacks"], _DICT_OF_LISTS),
+    **dict.fromkeys(["universities", "breakthroughs"], _FLAT_DICT),
+    "players": "[_copy_player(p) for p in v]",
+    "workshop": "[space[:] for space in v]",
+    "rooms": "[[space[:] if space else space for space in room] for room in v]",
+    "objective_discs": "[[entry[:] for entry in area] for area in v]",
+    # Steps are replaced, never changed in place (rules.push copies them); their nested lists are
+    # content data shared by every step made from it.
+    "stack": "[dict(step) for step in v]",
+    "log": "v[:] if keep_log else []",  # lookahead copies never show their log
 }
-_DICT_OF_LISTS = {"university_discs", "lectures", "assignment_token_stacks"}
-_FLAT_DICTS = {"universities", "breakthroughs"}
-_PLAYER_SCALARS = {
-    "name",
-    "colour",
-    "money",
-    "coal",
-    "brass",
-    "books",
-    "innovation",
-    "steam",
-    "discs",
-    "discs_boxed",
-    "city",
-    "turns",
+_PLAYER_COPY = {
+    **dict.fromkeys(["name", "colour", "money", "coal", "brass", "books", "innovation"], "v"),
+    **dict.fromkeys(["steam", "discs", "discs_boxed", "city", "turns"], "v"),
+    **dict.fromkeys(
+        ["store", "mill", "gears", "gear_supply", "deck", "hand", "discard", "programs"],
+        _FLAT_LIST,
+    ),
+    **dict.fromkeys(["research", "assignment_tokens", "science_tokens"], _FLAT_DICT),
+    "assignments": _DICT_OF_LISTS,
 }
-_PLAYER_FLAT_LISTS = {"store", "mill", "gears", "gear_supply", "deck", "hand", "discard"}
-_PLAYER_FLAT_LISTS |= {"programs"}
-_PLAYER_FLAT_DICTS = {"research", "assignment_tokens", "science_tokens"}
 
 
 def _deep(value: Any) -> Any:
@@ -124,59 +135,29 @@ def _deep(value: Any) -> Any:
     return value
 
 
+def _make_copier(cls: type, how: dict[str, str], signature: str, **names: Any) -> Any:
+    """Compile `def copy(signature)` returning a new `cls` with each field copied as `how` says."""
+    body = [f"def copy({signature}):", "    new = object.__new__(cls)"]
+    for f in fields(cls):
+        expression = re.sub(r"\bv\b", f"src.{f.name}", how.get(f.name, "_deep(v)"))
+        body.append(f"    new.{f.name} = {expression}")
+    body.append("    return new")
+    namespace: dict[str, Any] = {"cls": cls, "_deep": _deep, **names}
+    exec("\n".join(body), namespace)  # the code comes from the tables above only
+    return namespace["copy"]
+
+
+_copy_player = _make_copier(PlayerState, _PLAYER_COPY, "src")
+_copy_game = _make_copier(GameState, _GAME_COPY, "src, keep_log", _copy_player=_copy_player)
+
+
 def fast_copy(st: GameState, keep_log: bool = False) -> GameState:
-    """An independent copy of `st`, about ten times faster than `GameState.copy()`.
+    """An independent copy of `st`, more than ten times faster than `GameState.copy()`.
 
-    Fields the engine may add later are deep-copied generically. Without `keep_log` the copy's log
-    starts empty (lookahead copies never show their log): then only `log` differs from the original.
+    Without `keep_log` the copy's log starts empty (lookahead copies never show their log): then
+    only `log` differs from the original.
     """
-    new = object.__new__(GameState)
-    put = object.__setattr__
-    for name in _GAME_FIELDS:
-        value = getattr(st, name)
-        if name in _SHARED:
-            pass
-        elif name in _FLAT_LISTS:
-            value = value[:]
-        elif name == "players":
-            value = [_copy_player(p) for p in value]
-        elif name == "workshop":
-            value = [space[:] for space in value]
-        elif name in _DICT_OF_LISTS:
-            value = {k: v[:] for k, v in value.items()}
-        elif name in _FLAT_DICTS:
-            value = dict(value)
-        elif name == "rooms":
-            value = [[space[:] if space else space for space in room] for room in value]
-        elif name == "objective_discs":
-            value = [[entry[:] for entry in area] for area in value]
-        elif name == "stack":
-            # Steps are replaced, never changed in place (rules.push copies them); their nested
-            # lists are content data shared by every step made from it.
-            value = [dict(step) for step in value]
-        elif name == "log":
-            value = value[:] if keep_log else []
-        else:
-            value = _deep(value)
-        put(new, name, value)
-    return new
-
-
-def _copy_player(p: PlayerState) -> PlayerState:
-    q = object.__new__(PlayerState)
-    put = object.__setattr__
-    for name in _PLAYER_FIELDS:
-        value = getattr(p, name)
-        if name in _PLAYER_SCALARS:
-            pass
-        elif name in _PLAYER_FLAT_LISTS:
-            value = value[:]
-        elif name in _PLAYER_FLAT_DICTS:
-            value = dict(value)
-        else:
-            value = _deep(value)
-        put(q, name, value)
-    return q
+    return _copy_game(st, keep_log)
 
 
 def _shuffle_by_tier(deck: list[str], rng: random.Random) -> None:

@@ -46,17 +46,19 @@ def travel(st: GameState, seat: int) -> int:
 
 def lectures(st: GameState, seat: int) -> int:
     """Each level row goes to the most discs in it; tied players each score half."""
+    by_level: dict[int, dict[int, int]] = {}  # level -> seat -> discs in that row
+    for key, seats in st.lectures.items():
+        if seats:
+            counts = by_level.setdefault(int(key.split(":")[1]), {})
+            for s in seats:
+                counts[s] = counts.get(s, 0) + 1
     total = 0
-    for level, prestige in C.LECTURE_MAJORITY.items():
-        counts: dict[int, int] = {}
-        for key, seats in st.lectures.items():
-            if int(key.split(":")[1]) == level:
-                for s in seats:
-                    counts[s] = counts.get(s, 0) + 1
+    for level, counts in by_level.items():
         if counts.get(seat):
             best = max(counts.values())
             if counts[seat] == best:
                 tied = sum(1 for c in counts.values() if c == best)
+                prestige = C.LECTURE_MAJORITY[level]
                 total += prestige if tied == 1 else prestige // 2
     return total
 

@@ -87,5 +87,72 @@ class TestSmallRun:
         ):
             assert heading in md, heading
         assert "search self-play" not in md  # no search games were asked for
+        # the table of category means by seat adds up to the seats' mean scores
+        section = md[md.index("### greedy 2p") :]
+        seat_rows = section[section.index("| Seat (turn order)") :].splitlines()[2:4]
+        means = [row.split("|")[3].strip() for row in seat_rows]
+        by_seat = section[section.index("| Mean by seat | seat 1 | seat 2 |") :]
+        total_row = next(r for r in by_seat.splitlines() if r.startswith("| Total |"))
+        assert total_row.split("|")[2:4] == [f" {m} " for m in means]
         with Image.open(tmp_path / "balance.png") as chart:
             assert chart.width > 400 and chart.height > 200
+
+
+class TestGameCache:
+    def test_a_second_run_reuses_the_games_and_writes_the_same_report(self, report, tmp_path):
+        cache = tmp_path / "games.jsonl"
+        argv = ["--games", "2", "--players", "2", "--search-games", "0", "--jobs", "1"]
+        argv += ["--cache", str(cache)]
+        assert report.main([*argv, "--out", str(tmp_path / "a")]) == 0
+        assert len(cache.read_text().splitlines()) == 2
+        cache.write_text(cache.read_text() + '{"key": "cut off mid-wri')  # a killed run's last line
+        kept = cache.read_text()
+        assert report.main([*argv, "--out", str(tmp_path / "b")]) == 0
+        assert cache.read_text() == kept  # nothing played again
+        first = (tmp_path / "a" / "balance.md").read_text().splitlines()
+        second = (tmp_path / "b" / "balance.md").read_text().splitlines()
+        assert "(2 played in this run, 0 reused from --cache)" in first[2]
+        assert "(0 played in this run, 2 reused from --cache)" in second[2]
+        assert str(cache) not in second[2]  # the recorded command leaves out where games are kept
+        # decisions/s come from the cached games' own timings, so every other line is the same
+        assert first[3:] == second[3:]
+
+    def test_a_game_after_a_cut_off_line_starts_a_new_line(self, report, tmp_path):
+        cache = tmp_path / "games.jsonl"
+        game = report.play((2, 1, "greedy", {}, ""))
+        cache.write_text('{"key": "cut off')
+        report.append_to_cache(cache, "k", game)
+        assert list(report.load_cache(cache)) == ["k"]
+        assert report.load_cache(cache)["k"] == game  # sets and counts come back as they were
+
+    def test_a_changed_variant_is_not_reused(self, report):
+        job = (4, 1, "greedy", {}, "no seat bonuses")
+        key = report.cache_key(job, "engine")
+        assert key == report.cache_key(job, "engine")
+        assert key != report.cache_key(job, "another engine")
+        assert key != report.cache_key((4, 1, "greedy", {}, ""), "engine")
+        assert key != report.cache_key((4, 2, "greedy", {}, "no seat bonuses"), "engine")
+
+
+class TestLeadByRound:
+    def test_columns_are_the_rounds_the_round_before_the_last_and_the_final_scores(self, report):
+        def game(round_totals, trigger, mill_dice):
+            return report.GameStats(
+                players=2, seed=1, policy="greedy", variant="", scores=[], winner=0,
+                turns=[], rounds=len(round_totals), decisions=0, seconds=0.0, objectives=[],
+                objective_claims={}, round_totals=round_totals, trigger_seat=trigger,
+                mill_dice=mill_dice,
+            )  # fmt: skip
+
+        # a 4-round game: totals at the end of rounds 1, 2 and 3, then the final scores
+        a = game([[-20, -24], [-10, -14], [0, 2], [30, 20]], trigger=1, mill_dice=[8, 9])
+        b = game([[-24, -20], [-12, -12], [4, 0], [40, 40]], trigger=1, mill_dice=[9, 9])
+        lines = report.lead_by_round([a, b])
+        assert lines[1] == "| Lead by seat | round 1 | before the last round | final |"
+        # seat 1: round 1 (+4 -4)/2 = 0; round 3 (-2 +4)/2 = +1; final (+10 +0)/2 = +5
+        assert lines[3] == "| seat 1 | +0.0 | +1.0 | +5.0 |"
+        assert lines[4] == "| seat 2 | +0.0 | -1.0 | -5.0 |"
+        assert lines[6] == (
+            "End triggered (9th Mill die) by: seat 1 0%, seat 2 100%. "
+            "Mill left unfinished (fewer than 9 dice) at the end: seat 1 50%, seat 2 0%."
+        )
