@@ -4,6 +4,7 @@
     .venv/bin/python bench/balance_report.py --games 10 --search-games 0 --out /tmp/rep  # quick
     .venv/bin/python bench/balance_report.py --seat-study 60   # + seat-order study, ~15 minutes
     .venv/bin/python bench/balance_report.py --cache /tmp/games.jsonl ...  # resumable, reusable
+    .venv/bin/python bench/balance_report.py --search-players 4 --search-seat-study "no seat bonuses"
 
 Writes <out>/balance.md (Markdown tables) and <out>/balance.png (a Pillow chart):
 score distribution by scorepad category, win rate by seat order, game length in turns, and how
@@ -632,25 +633,34 @@ def proposed_section(samples: dict[str, list[GameStats]], counts: list[int]) -> 
     return lines + [""]
 
 
-def seat_study_section(study: dict[str, list[GameStats]]) -> list[str]:
-    """Win rate and mean score by seat for each SEAT_STUDY variant (same seeds)."""
+def seat_study_section(study: dict[str, list[GameStats]], policy: str = "greedy") -> list[str]:
+    """Win rate and mean score by seat for each SEAT_STUDY variant (same seeds).
+
+    The last seat's lead is its score minus the other seats' mean: the mean over games, and the
+    median, which one runaway game cannot move.
+    """
     seeds = [g.seed for games in study.values() for g in games]
     lines = [
-        "## Seat-order study (greedy, 4 players, same seeds per variant)",
+        f"## Seat-order study ({policy}, 4 players, same seeds per variant)",
         "",
         f"Seeds {min(seeds)}..{max(seeds)}. Experiments, not proposals: they show where the last "
         "seat's edge comes from.",
         "",
-        "| Variant | games | win rate by seat 1/2/3/4 | mean score by seat 1/2/3/4 | 4th's lead |",
-        "|---|---:|---|---|---:|",
+        "| Variant | games | win rate by seat 1/2/3/4 | mean score by seat 1/2/3/4 | 4th's lead: "
+        "mean | median |",
+        "|---|---:|---|---|---:|---:|",
     ]
     for variant, games in study.items():
         wins = [100 * sum(g.winner == s for g in games) / len(games) for s in range(4)]
         means = [statistics.fmean(g.scores[s]["Total"] for g in games) for s in range(4)]
-        lead = means[3] - statistics.fmean(means[:3])
+        leads = [
+            g.scores[3]["Total"] - statistics.fmean(g.scores[s]["Total"] for s in range(3))
+            for g in games
+        ]
         lines.append(
             f"| {variant} | {len(games)} | {' / '.join(f'{w:.0f}%' for w in wins)} | "
-            f"{' / '.join(fmt(m) for m in means)} | {lead:+.1f} |"
+            f"{' / '.join(fmt(m) for m in means)} | {statistics.fmean(leads):+.1f} | "
+            f"{statistics.median(leads):+.1f} |"
         )
     return lines + [""]
 
@@ -787,7 +797,30 @@ def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
 # ======================================================================================
 
 
-def main(argv: list[str] | None = None) -> int:
+def planned_games(args: argparse.Namespace) -> list[tuple[int, int, str, dict[str, Any], str]]:
+    """Every game the options ask for, as `play` jobs (players, seed, policy, keywords, variant)."""
+    jobs: list[tuple[int, int, str, dict[str, Any], str]] = []
+    counts = [int(x) for x in args.players.split(",") if x]
+    variants = ["", "proposed"] if args.proposed else [""]
+    for variant in variants:
+        for n in counts:
+            jobs += [(n, args.seed + i, "greedy", {}, variant) for i in range(args.games)]
+    if args.seat_study:
+        for variant in SEAT_STUDY:
+            jobs += [(4, args.seed + i, "greedy", {}, variant) for i in range(args.seat_study)]
+    search_kw: dict[str, Any] = {"iterations": args.search_iterations}
+    end = args.seed + args.search_games
+    jobs += [
+        (args.search_players, s, "search", search_kw, args.search_variant)
+        for s in range(args.seed, end)
+    ]
+    for variant in args.search_seat_study:
+        if variant != args.search_variant:
+            jobs += [(4, s, "search", search_kw, variant) for s in range(args.study_seed, end)]
+    return jobs
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=16, help="greedy games per player count")
     ap.add_argument("--players", default="2,3,4", help="player counts for greedy self-play")
@@ -803,6 +836,22 @@ def main(argv: list[str] | None = None) -> int:
         choices=["", *SEAT_STUDY],
         metavar="VARIANT",
         help="play the search games under this SEAT_STUDY variant (default: content as is)",
+    )
+    ap.add_argument(
+        "--search-seat-study",
+        action="append",
+        default=[],
+        choices=[v for v in SEAT_STUDY if SEAT_STUDY[v]],
+        metavar="VARIANT",
+        help="also play the search games under this SEAT_STUDY variant (repeatable); the report "
+        "compares seats across variants on the same seeds",
+    )
+    ap.add_argument(
+        "--search-seat-study-seed",
+        dest="study_seed",
+        type=int,
+        help="the search seat study plays seeds from this one to the last search seed "
+        "(default: all the search seeds)",
     )
     ap.add_argument(
         "--proposed",
@@ -823,6 +872,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
+    if args.search_seat_study and args.search_players != 4:
+        ap.error("--search-seat-study compares the 4 seats: use it with --search-players 4")
+    if args.study_seed is None:
+        args.study_seed = args.seed
+    if not args.seed <= args.study_seed < args.seed + max(1, args.search_games):
+        ap.error("--search-seat-study-seed must be one of the search games' seeds")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     given = list(sys.argv[1:] if argv is None else argv)
     if "--cache" in given:  # where games are kept does not change the report
         del given[given.index("--cache") : given.index("--cache") + 2]
@@ -830,20 +890,8 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["python bench/balance_report.py", *given])
     args.out.mkdir(parents=True, exist_ok=True)
 
-    jobs: list[tuple[int, int, str, dict[str, Any], str]] = []
+    jobs = planned_games(args)
     counts = [int(x) for x in args.players.split(",") if x]
-    variants = ["", "proposed"] if args.proposed else [""]
-    for variant in variants:
-        for n in counts:
-            jobs += [(n, args.seed + i, "greedy", {}, variant) for i in range(args.games)]
-    if args.seat_study:
-        for variant in SEAT_STUDY:
-            jobs += [(4, args.seed + i, "greedy", {}, variant) for i in range(args.seat_study)]
-    search_kw: dict[str, Any] = {"iterations": args.search_iterations}
-    jobs += [
-        (args.search_players, args.seed + i, "search", search_kw, args.search_variant)
-        for i in range(args.search_games)
-    ]
     start = time.perf_counter()
     fingerprint = engine_fingerprint()
     keys = [cache_key(job, fingerprint) for job in jobs]
@@ -868,6 +916,12 @@ def main(argv: list[str] | None = None) -> int:
         label = f"{g.policy} {g.players}p" + (f" ({g.variant})" if g.variant else "")
         samples.setdefault(label, []).append(g)
     study = {v: samples.pop(f"greedy 4p ({v})") for v in SEAT_STUDY if args.seat_study}
+    search_study: dict[str, list[GameStats]] = {}
+    if args.search_seat_study and args.search_games:
+        for variant in dict.fromkeys([args.search_variant, *args.search_seat_study]):
+            label = "search 4p" + (f" ({variant})" if variant else "")
+            games = [g for g in samples[label] if g.seed >= args.study_seed]
+            search_study[variant or "bonuses as printed"] = games
 
     md = [
         "# Ada's Dream balance report",
@@ -891,11 +945,15 @@ def main(argv: list[str] | None = None) -> int:
         md += proposed_section(samples, counts)
     if study:
         md += seat_study_section(study)
+    if search_study:
+        md += seat_study_section(search_study, "search")
     greedy_games = [g for g in results.values() if g.policy == "greedy" and not g.variant]
     if greedy_games:
         md += ["## What is taken (greedy self-play, all player counts)", ""]
         md += usage_tables(greedy_games)
-    search_games = [g for g in results.values() if g.policy == "search"]
+    search_games = [
+        g for g in results.values() if g.policy == "search" and g.variant == args.search_variant
+    ]
     if search_games:
         md += [f"## What is taken (search self-play, {len(search_games)} games)", ""]
         md += usage_tables(search_games)

@@ -156,3 +156,72 @@ class TestLeadByRound:
             "End triggered (9th Mill die) by: seat 1 0%, seat 2 100%. "
             "Mill left unfinished (fewer than 9 dice) at the end: seat 1 50%, seat 2 0%."
         )
+
+
+class TestPlannedGames:
+    def test_search_games_can_be_played_under_a_seat_study_variant(self, report):
+        args = report.parse_args(
+            ["--games", "2", "--players", "3,4", "--search-games", "3", "--search-players", "4"]
+            + ["--seed", "19", "--search-variant", "no seat bonuses"]
+        )
+        jobs = report.planned_games(args)
+        assert [j for j in jobs if j[2] == "greedy"] == [
+            (n, seed, "greedy", {}, "") for n in (3, 4) for seed in (19, 20)
+        ]
+        search = [j for j in jobs if j[2] == "search"]
+        assert search == [
+            (4, seed, "search", {"iterations": 1}, "no seat bonuses") for seed in (19, 20, 21)
+        ]
+
+    def test_the_search_seat_study_plays_the_same_seeds_per_variant(self, report):
+        args = report.parse_args(
+            ["--games", "0", "--search-games", "2", "--search-players", "4"]
+            + ["--search-seat-study", "no seat bonuses"]
+        )
+        assert report.planned_games(args) == [
+            (4, seed, "search", {"iterations": 1}, variant)
+            for variant in ("", "no seat bonuses")
+            for seed in (1, 2)
+        ]
+        # a study on the later seeds only: seeds 3-4 of the 4 search games
+        args = report.parse_args(
+            ["--games", "0", "--search-games", "4", "--search-players", "4"]
+            + ["--search-seat-study", "no seat bonuses", "--search-seat-study-seed", "3"]
+        )
+        study = [j[1] for j in report.planned_games(args) if j[4] == "no seat bonuses"]
+        assert study == [3, 4]
+
+    def test_the_study_seed_must_be_a_search_seed(self, report, capsys):
+        with pytest.raises(SystemExit):
+            report.parse_args(["--search-games", "4", "--search-seat-study-seed", "9"])
+        assert "must be one of the search games' seeds" in capsys.readouterr().err
+
+    def test_the_search_seat_study_needs_four_seats(self, report, capsys):
+        with pytest.raises(SystemExit):
+            report.parse_args(["--search-players", "3", "--search-seat-study", "no seat bonuses"])
+        assert "--search-players 4" in capsys.readouterr().err
+
+    def test_an_unknown_variant_is_refused(self, report, capsys):
+        with pytest.raises(SystemExit):
+            report.parse_args(["--search-variant", "no such variant"])
+        assert "invalid choice" in capsys.readouterr().err
+
+
+class TestSeatStudySection:
+    def test_the_median_lead_is_not_moved_by_one_runaway_game(self, report):
+        def game(totals):
+            scores = [{"Total": t} for t in totals]
+            winner = max(range(4), key=lambda s: totals[s])
+            return report.GameStats(
+                players=4, seed=1, policy="search", variant="", scores=scores, winner=winner,
+                turns=[], rounds=18, decisions=0, seconds=0.0, objectives=[], objective_claims={},
+            )  # fmt: skip
+
+        # the last seat trails by 10 in two games and wins one by 90 (leads: -10, -10, +90)
+        games = [game([80, 80, 80, 70]), game([70, 90, 80, 70]), game([80, 80, 80, 170])]
+        lines = report.seat_study_section({"bonuses as printed": games}, "search")
+        assert lines[0] == "## Seat-order study (search, 4 players, same seeds per variant)"
+        assert lines[-2] == (
+            "| bonuses as printed | 3 | 33% / 33% / 0% / 33% | 76.7 / 83.3 / 80.0 / 103.3 "
+            "| +23.3 | -10.0 |"
+        )
