@@ -24,6 +24,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shlex
 import statistics
 import sys
 import time
@@ -135,6 +136,17 @@ CHANGES_MADE = [
     "players this report's 100 games each give 47/53% and 33/30/37%. Tried and not taken: Meeting "
     "rooms of 3 spaces (was 4) on top of the lower Universities (seeds 5000-5199: 24/24/26/26%, "
     "lead +1.4, against 26/24/24/26%, +1.9 without): no clear gain.",
+    "Seat order among search players, located (no content changed for it yet). In this report's "
+    "48 four-player search games the last seat wins 48% and leads the other seats' mean by about "
+    "12 Prestige, far more than among greedy players. The search seat study below replays seeds "
+    "19-48 without the seat bonuses: the seats then win 30/20/20/30% and the last seat's lead "
+    "falls from +12.2 to +2.9 (median +12.3 to -1.0). So among strong players the rulebook's "
+    "bonuses, not acting last, make the edge, through the race to fill the Mill: with them the "
+    "first player's Mill is unfinished at the end (no line and no Program through the missing "
+    "die) in 65% of the 48 games and the last seat's in 13%; without them 60/43/50/37% on seeds "
+    "19-48. The lead grows through the game (see 'Lead by seat'), not in the final round. Next: "
+    "designed content that makes the Mill race less a matter of an early £1 and Coal, measured "
+    "with --search-seat-study.",
 ]
 
 
@@ -887,7 +899,7 @@ def main(argv: list[str] | None = None) -> int:
     if "--cache" in given:  # where games are kept does not change the report
         del given[given.index("--cache") : given.index("--cache") + 2]
     given = [a for a in given if not a.startswith("--cache=")]
-    command = " ".join(["python bench/balance_report.py", *given])
+    command = shlex.join(["python", "bench/balance_report.py", *given])
     args.out.mkdir(parents=True, exist_ok=True)
 
     jobs = planned_games(args)

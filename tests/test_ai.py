@@ -69,6 +69,17 @@ class TestFastCopy:
         assert st.digest() == before
 
 
+    def test_the_copy_tables_name_real_fields(self):
+        # a misspelt entry would leave its field to the slow generic copy without a word
+        from dataclasses import fields
+
+        from engine import ai
+        from engine.state import GameState, PlayerState
+
+        assert set(ai._GAME_COPY) <= {f.name for f in fields(GameState)}
+        assert set(ai._PLAYER_COPY) == {f.name for f in fields(PlayerState)}
+
+
 class TestDeterminize:
     def test_keeps_what_the_seat_sees_and_every_card(self):
         st = midgame(5, 100, players=4)
