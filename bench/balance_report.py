@@ -779,7 +779,7 @@ def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
     for k, (n, games) in enumerate(samples.items()):
         totals = sorted(r["Total"] for g in games for r in g.scores)
         q1, q2, q3 = statistics.quantiles(totals, n=4) if len(totals) > 1 else (totals[0],) * 3
-        y = qy + 4 + k * (qh / max(1, len(samples)))
+        y = qy + 18 + k * (qh / max(1, len(samples)))
         colour = palette[k % len(palette)]
 
         def sx(v: float) -> float:
@@ -789,9 +789,8 @@ def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
         draw.rectangle((sx(q1), y, sx(q3), y + 12), outline=colour, width=2)
         draw.line((sx(q2), y, sx(q2), y + 12), fill=colour, width=3)
         turns = statistics.fmean(t for g in games for t in g.turns)
-        draw.text(
-            (qx - 150, y - 1), f"{n}: median {q2:g}, {turns:.1f} turns", fill=colour, font=small
-        )
+        # the label sits above its box, clear of the whiskers
+        draw.text((qx, y - 16), f"{n}: median {q2:g}, {turns:.1f} turns", fill=colour, font=small)
     xt = qx + (TARGET_SCORE - smin) * sscale
     draw.line((xt, qy, xt, qy + qh), fill=(200, 0, 0), width=1)
     draw.line((qx, qy + qh, qx + qw, qy + qh), fill="black")
