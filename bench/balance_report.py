@@ -143,7 +143,7 @@ CHANGES_MADE = [
     "falls from +12.2 to +2.9 (median +12.3 to -1.0). So among strong players the rulebook's "
     "bonuses, not acting last, make the edge, through the race to fill the Mill: with them the "
     "first player's Mill is unfinished at the end (no line and no Program through the missing "
-    "die) in 65% of the 48 games and the last seat's in 13%; without them 60/43/50/37% on seeds "
+    "die) in 65% of the 48 games and the last seat's in 12%; without them 60/43/50/37% on seeds "
     "19-48. The lead grows through the game (see 'Lead by seat'), not in the final round. Next: "
     "designed content that makes the Mill race less a matter of an early £1 and Coal, measured "
     "with --search-seat-study.",

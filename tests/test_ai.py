@@ -68,7 +68,6 @@ class TestFastCopy:
             c.apply(rng.choice(rules.legal_choices(c))[0])
         assert st.digest() == before
 
-
     def test_the_copy_tables_name_real_fields(self):
         # a misspelt entry would leave its field to the slow generic copy without a word
         from dataclasses import fields
