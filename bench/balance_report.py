@@ -5,6 +5,7 @@
     .venv/bin/python bench/balance_report.py --seat-study 60   # + seat-order study, ~15 minutes
     .venv/bin/python bench/balance_report.py --cache /tmp/games.jsonl ...  # resumable, reusable
     .venv/bin/python bench/balance_report.py --search-players 4 --search-seat-study "no seat bonuses"
+                                             # + the search games again without seat bonuses
 
 Writes <out>/balance.md (Markdown tables) and <out>/balance.png (a Pillow chart):
 score distribution by scorepad category, win rate by seat order, game length in turns, and how
@@ -365,13 +366,14 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
                     scored.append(tile)
         built += [g for g in p.gears if g and g in B.MULTIPLIER]
     winner = st.winner()
-    round_totals.append([row["Total"] for row in st.final_scores()])
+    final_scores = st.final_scores()
+    round_totals.append([row["Total"] for row in final_scores])
     return GameStats(
         players=players,
         seed=seed,
         policy=policy_name,
         variant=variant,
-        scores=st.final_scores(),
+        scores=final_scores,
         winner=winner,
         turns=[p.turns for p in st.players],
         rounds=st.round,
@@ -422,7 +424,8 @@ def lead_by_round(games: list[GameStats]) -> list[str]:
     """When a seat's lead appears: its score so far minus the other seats' mean, by round.
 
     Columns: some early rounds, the end of the round before the last (before anyone knows the
-    game ends), and the final scores; plus who placed the 9th Mill die.
+    game ends), and the final scores; then who placed the 9th Mill die and how often each seat's
+    Mill was still unfinished when the game ended.
     """
     n = games[0].players
     shortest = min(len(g.round_totals) for g in games)  # rounds played + the final entry
@@ -808,6 +811,11 @@ def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
 # ======================================================================================
 
 
+def sample_label(policy: str, players: int, variant: str) -> str:
+    """A sample's name in the report: "greedy 4p", "search 4p (no seat bonuses)"."""
+    return f"{policy} {players}p" + (f" ({variant})" if variant else "")
+
+
 def planned_games(args: argparse.Namespace) -> list[tuple[int, int, str, dict[str, Any], str]]:
     """Every game the options ask for, as `play` jobs (players, seed, policy, keywords, variant)."""
     jobs: list[tuple[int, int, str, dict[str, Any], str]] = []
@@ -924,14 +932,15 @@ def main(argv: list[str] | None = None) -> int:
     samples: dict[str, list[GameStats]] = {}
     for i in range(len(jobs)):
         g = results[i]
-        label = f"{g.policy} {g.players}p" + (f" ({g.variant})" if g.variant else "")
+        label = sample_label(g.policy, g.players, g.variant)
         samples.setdefault(label, []).append(g)
-    study = {v: samples.pop(f"greedy 4p ({v})") for v in SEAT_STUDY if args.seat_study}
+    study = {v: samples.pop(sample_label("greedy", 4, v)) for v in SEAT_STUDY if args.seat_study}
     search_study: dict[str, list[GameStats]] = {}
     if args.search_seat_study and args.search_games:
         for variant in dict.fromkeys([args.search_variant, *args.search_seat_study]):
-            label = "search 4p" + (f" ({variant})" if variant else "")
-            games = [g for g in samples[label] if g.seed >= args.study_seed]
+            games = [
+                g for g in samples[sample_label("search", 4, variant)] if g.seed >= args.study_seed
+            ]
             search_study[variant or "bonuses as printed"] = games
 
     md = [
