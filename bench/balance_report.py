@@ -13,8 +13,9 @@ often each Objective, Program, Partner and Multiplier is taken, for greedy self-
 4 players plus a smaller sample of the search policy (the strongest) at --search-players players.
 Games use seeds seed..seed+games-1 per player count; results do not depend on --jobs.
 With --cache every finished game is appended to a JSON-lines file, and a later run reuses the games
-it finds there that were played by the same engine code and content edits (a long run that stops
-resumes; a report can reuse the games of an experiment run with the same engine).
+it finds there that were played by the same engine code with the same content (a long run that
+stops resumes; once engine/content.py adopts a variant's edits, the games played to try the
+variant count for the content as is).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ PROPOSED_EDITS: list[tuple[str, Any, str]] = [
 ]
 
 # Seat-order study (`--seat-study GAMES`): the seat bonuses are stated by the rulebook, so these
-# variants are experiments that locate the last seat's edge, never proposals.
+# variants are experiments that locate the last seat's edge, or candidate changes to designed
+# content measured before one is applied.
 _ISOBEL_TILES = {C.STANDARD_SETUP["universities"][city] for city in ("bristol", "manchester")}
 SEAT_STUDY: dict[str, list[tuple[str, Any, str]]] = {
     "bonuses as printed": [],
@@ -86,6 +88,21 @@ SEAT_STUDY: dict[str, list[tuple[str, Any, str]]] = {
             (f"CITIES:{c['id']}.prestige", c["prestige"] + 1, "experiment")
             for c in C.CITIES
             if c["region"] == "scottish"
+        ],
+    ],
+    # The content before the Innovation change (see CHANGES_MADE), on the same seeds.
+    "Innovation starts at 1 (before)": [("INNOVATION_START", 1, "experiment")],
+    # A candidate designed change, tried on the same seeds before it is applied: every seat gets
+    # more Coal, which chooses and adjusts Workshop dice (the 3rd and 4th seats start with 1 more).
+    "candidate: starting Brass card also gives 1 Coal": [
+        *[
+            (f"PARTNERS:{card['id']}.{fld}", value, "candidate")
+            for card in C.PARTNERS
+            if card["tier"] == "S" and card["effect"] == [{"op": "gain", "brass": 1}]
+            for fld, value in (
+                ("text", "Gain 1 Brass and 1 Coal"),
+                ("effect", [{"op": "gain", "brass": 1, "coal": 1}]),
+            )
         ],
     ],
 }
@@ -137,17 +154,34 @@ CHANGES_MADE = [
     "players this report's 100 games each give 47/53% and 33/30/37%. Tried and not taken: Meeting "
     "rooms of 3 spaces (was 4) on top of the lower Universities (seeds 5000-5199: 24/24/26/26%, "
     "lead +1.4, against 26/24/24/26%, +1.9 without): no clear gain.",
-    "Seat order among search players, located (no content changed for it yet). In this report's "
-    "48 four-player search games the last seat wins 48% and leads the other seats' mean by about "
-    "12 Prestige, far more than among greedy players. The search seat study below replays seeds "
-    "19-48 without the seat bonuses: the seats then win 30/20/20/30% and the last seat's lead "
-    "falls from +12.2 to +2.9 (median +12.3 to -1.0). So among strong players the rulebook's "
-    "bonuses, not acting last, make the edge, through the race to fill the Mill: with them the "
-    "first player's Mill is unfinished at the end (no line and no Program through the missing "
-    "die) in 65% of the 48 games and the last seat's in 12%; without them 60/43/50/37% on seeds "
-    "19-48. The lead grows through the game (see 'Lead by seat'), not in the final round. Next: "
-    "designed content that makes the Mill race less a matter of an early £1 and Coal, measured "
-    "with --search-seat-study.",
+    "Seat order among search players, located (with the content before the Innovation change "
+    "below). In 48 four-player search games (seeds 1-48) the last seat won 48% and led the other "
+    "seats' mean by about 12 Prestige, far more than among greedy players. Replaying seeds 19-48 "
+    "without the seat bonuses, the seats won 30/20/20/30% and the last seat's lead fell from "
+    "+12.2 to +2.9 (median +12.3 to -1.0). So among strong players the rulebook's bonuses, not "
+    "acting last, made the edge, through the race to fill the Mill: with them the first "
+    "player's Mill was unfinished at the end (no line and no Program through the missing die) "
+    "in 65% of the 48 games and the last seat's in 12%; without them 60/43/50/37% on seeds "
+    "19-48. The lead grew through the game (+1.7 at round 6, +7.5 at round 12, +12.4 at the "
+    "end), not in the final round.",
+    "Innovation now starts at 2 (was 1; the track's starting space is designed). Among search "
+    "players a seat short of Innovation early could hold a green die that no Lecture could use "
+    "(every Lecture costs Innovation) and took Workshop turns instead of Actions turns, so it "
+    "lost the race to fill the Mill. Tried first as a variant on seeds 19-48 (30 search games, "
+    "the search seat study below): wins by seat 10/17/33/40% -> 20/20/43/17%, the last seat's "
+    "lead +12.2 -> -4.0 (median +12.3 -> -2.0), the first seat's Mill unfinished at the end in "
+    "73% -> 43% of the games, mean score 77.7 -> 80.4. Over this report's 48 search games (seeds "
+    "1-48) the seats now win 19/23/35/23% (was 15/15/23/48%) with means 76.9/78.1/81.4/78.6 "
+    "(was 73.2/76.0/77.7/88.0); no seat leads by more than 3.5 (was +12.4 for the last). The "
+    "cost is among greedy players: 4 players, seeds 1-100, 23/18/29/30% and a last-seat lead of "
+    "+4.2 (was 25/25/22/28%, +2.2); seeds 1-60 35% and +5.4 (was 22%, +1.3), and without seat "
+    "bonuses still +4.1, so for the greedy it is acting last, gained in the final rounds. At 2 "
+    "and 3 players 48/52% and 26/36/38% (were 47/53% and 33/30/37%). Not yet fair. Tried on "
+    "top and not applied yet (the seat studies below): every starting deck's Brass card also "
+    "gives 1 Coal. Among greedy players the fairest variant so far (seeds 1-60: 23/25/27/25%, "
+    "lead -1.5), among search players not clearly fairer (seeds 19-48: 13/30/30/27%, means "
+    "78.1/78.0/84.1/82.7, lead +2.6, median +0.8): the 3rd and 4th seats, which start with the "
+    "extra Coal, lead instead of the 3rd alone.",
 ]
 
 
@@ -228,18 +262,41 @@ _ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
 
 def engine_fingerprint() -> str:
-    """A hash of every engine source file: a cached game is valid only for the same engine."""
+    """A hash of the engine's code: every source file but engine/content.py, whose data
+    `content_fingerprint` covers (so a comment there does not invalidate the cache)."""
     digest = hashlib.sha256()
     for path in sorted(_ENGINE.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        if path.name != "content.py":
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
+def _sorted_if_set(value: Any) -> Any:
+    # a set's repr follows the string hash, which differs from one process to the next
+    return sorted(value) if isinstance(value, (set, frozenset)) else repr(value)
+
+
+def content_fingerprint(variant: str) -> str:
+    """A hash of the designed content a game of `variant` is played with (its edits applied).
+
+    A variant whose edits were later written into engine/content.py has the same fingerprint as
+    the content as is, so the games played to try it count for the content that adopted it.
+    """
+    undo = apply_edits(variant_edits(variant))
+    try:
+        data = {name: value for name, value in vars(C).items() if name.isupper()}
+        text = json.dumps(data, sort_keys=True, default=_sorted_if_set)
+    finally:
+        revert_edits(undo)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def cache_key(job: tuple[int, int, str, dict[str, Any], str], fingerprint: str) -> str:
-    """What a game's result depends on: the engine, the job, the variant's edits, what is kept."""
+    """What a game's result depends on: the engine's code, the content it is played with (not
+    the variant's name), the job and what is kept of the game."""
     players, seed, policy, kw, variant = job
-    what = [fingerprint, players, seed, policy, sorted(kw.items()), variant]
-    what += [repr(variant_edits(variant)), [f.name for f in dataclasses.fields(GameStats)]]
+    what = [fingerprint, content_fingerprint(variant), players, seed, policy, sorted(kw.items())]
+    what += [[f.name for f in dataclasses.fields(GameStats)]]
     return hashlib.sha256(json.dumps(what, default=repr).encode()).hexdigest()
 
 
@@ -658,8 +715,9 @@ def seat_study_section(study: dict[str, list[GameStats]], policy: str = "greedy"
     lines = [
         f"## Seat-order study ({policy}, 4 players, same seeds per variant)",
         "",
-        f"Seeds {min(seeds)}..{max(seeds)}. Experiments, not proposals: they show where the last "
-        "seat's edge comes from.",
+        f"Seeds {min(seeds)}..{max(seeds)}. Experiments, not the content in play: they show where "
+        "a seat's edge comes from, what the content was before a change, and what a candidate "
+        "change would do.",
         "",
         "| Variant | games | win rate by seat 1/2/3/4 | mean score by seat 1/2/3/4 | 4th's lead: "
         "mean | median |",
@@ -746,11 +804,15 @@ def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
         label = cat if len(cat) < 12 else cat.replace(" ", "\n")
         draw.multiline_text((gx, y0 + h + 8), label, fill="black", font=small)
     draw.text((x0, y0 - 50), "Mean Prestige by scorepad category", fill="black", font=font)
+    # legend entries flow left to right and wrap, so long variant names never overlap
+    lx, ly = x0 + 380, y0 - 52
     for ni, n in enumerate(names):
-        lx = x0 + 380 + (ni % 4) * 230
-        ly = y0 - 52 + (ni // 4) * 18
+        entry = 20 + draw.textlength(n, font=small) + 24
+        if lx + entry > width - 10 and lx > x0 + 380:
+            lx, ly = x0 + 380, ly + 18
         draw.rectangle((lx, ly + 2, lx + 14, ly + 14), fill=palette[ni % len(palette)])
         draw.text((lx + 20, ly), n, fill="black", font=small)
+        lx += entry
 
     # Panel 2: win rate by seat order
     px, py, pw, ph = 70, 600, 620, 240
@@ -793,7 +855,10 @@ def chart(samples: dict[str, list[GameStats]], path: Path) -> None:
         draw.line((sx(q2), y, sx(q2), y + 12), fill=colour, width=3)
         turns = statistics.fmean(t for g in games for t in g.turns)
         # the label sits above its box, clear of the whiskers
-        draw.text((qx, y - 16), f"{n}: median {q2:g}, {turns:.1f} turns", fill=colour, font=small)
+        tail, name = f": median {q2:g}, {turns:.1f} turns", n
+        while name != n[:1] and draw.textlength(name + tail, font=small) > width - 10 - qx:
+            name = name[:-2] + "…"  # too long for the panel: the legend has the whole name
+        draw.text((qx, y - 16), name + tail, fill=colour, font=small)
     xt = qx + (TARGET_SCORE - smin) * sscale
     draw.line((xt, qy, xt, qy + qh), fill=(200, 0, 0), width=1)
     draw.line((qx, qy + qh, qx + qw, qy + qh), fill="black")
@@ -915,19 +980,29 @@ def main(argv: list[str] | None = None) -> int:
     fingerprint = engine_fingerprint()
     keys = [cache_key(job, fingerprint) for job in jobs]
     cached = load_cache(args.cache) if args.cache else {}
-    results: dict[int, GameStats] = {i: cached[k] for i, k in enumerate(keys) if k in cached}
+    results: dict[int, GameStats] = {}
+    for i, k in enumerate(keys):
+        if k in cached:  # maybe played as another variant with the same content: name it as asked
+            results[i] = dataclasses.replace(cached[k], variant=jobs[i][4])
+    # each game once (a seat-study variant may play the same content as the main sample),
     # longest first, so the pool finishes together
-    todo = [i for i in range(len(jobs)) if i not in results]
+    todo = list({keys[i]: i for i in range(len(jobs)) if i not in results}.values())
     todo.sort(key=lambda i: (jobs[i][2] != "search", -jobs[i][0]))
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(play, jobs[i]): i for i in todo}
         for fut in as_completed(futures):
             i = futures[fut]
-            results[i] = fut.result()
+            played = fut.result()
             if args.cache:
-                append_to_cache(args.cache, keys[i], results[i])
+                append_to_cache(args.cache, keys[i], played)
+            for j in range(len(jobs)):
+                if keys[j] == keys[i]:
+                    results[j] = dataclasses.replace(played, variant=jobs[j][4])
     elapsed = time.perf_counter() - start
-    compute = sum(g.seconds for g in results.values())
+    compute = sum(results[i].seconds for i in {k: i for i, k in enumerate(keys)}.values())
+    from_cache = sum(k in cached for k in keys)
+    same = len(jobs) - len(todo) - from_cache
+    shared = f", {same} the same game as another sample's" if same else ""
 
     samples: dict[str, list[GameStats]] = {}
     for i in range(len(jobs)):
@@ -951,7 +1026,7 @@ def main(argv: list[str] | None = None) -> int:
         f"search: {args.search_games} {args.search_players}-player games at "
         f"{args.search_iterations} sampled "
         f"round(s) per decision. The games took {compute:.0f} s of computing in all "
-        f"({len(todo)} played in this run, {len(jobs) - len(todo)} reused from --cache).",
+        f"({len(todo)} played in this run, {from_cache} reused from --cache{shared}).",
         "",
         "![chart](balance.png)",
         "",
@@ -980,7 +1055,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "balance.md").write_text("\n".join(md))
     chart(samples, args.out / "balance.png")
     print(f"wrote {args.out / 'balance.md'} and {args.out / 'balance.png'} in {elapsed:.0f} s")
-    print(f"played {len(todo)} games, reused {len(jobs) - len(todo)} from the cache")
+    print(f"played {len(todo)} games, reused {from_cache} from the cache")
     return 0
 
 

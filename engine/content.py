@@ -244,7 +244,9 @@ STEAM_TRACK: list[dict[str, Any]] = [
 STEAM_START = 0
 
 INNOVATION_MAX = 6
-INNOVATION_START = 1
+# 2, was 1: with 1, a player short of Innovation early could hold a green die no Lecture could
+# use and fell behind in the race to fill the Mill (see bench/reports/balance.md)
+INNOVATION_START = 2
 INNOVATION_PRESTIGE = {5: 2, 6: 3}  # the top 2 spaces score (values designed)
 INNOVATION_TOP_SPEND = 2  # at the top space you may spend 2 for a Workshop bonus of your choice
 

@@ -29,7 +29,15 @@ def report():
 
 
 def _snapshot() -> dict:
-    names = ("SEAT_BONUS", "UNIVERSITY_TILES", "CITIES", "MEETING_ROOMS", "OBJECTIVES", "PARTNERS")
+    names = (
+        "SEAT_BONUS",
+        "UNIVERSITY_TILES",
+        "CITIES",
+        "MEETING_ROOMS",
+        "OBJECTIVES",
+        "PARTNERS",
+        "INNOVATION_START",
+    )
     return {name: copy.deepcopy(getattr(C, name)) for name in names}
 
 
@@ -66,6 +74,35 @@ class TestContentEdits:
                 assert tile["prestige"] == old[tile["id"]] + raised, tile["id"]
         finally:
             report.revert_edits(undo)
+
+    def test_the_coal_candidate_changes_one_starting_card_per_deck(self, report):
+        # component list: 7 starting cards per player in 4 starting decks; the candidate changes
+        # the same slot of each deck, so every seat gains the same
+        undo = report.apply_edits(
+            report.SEAT_STUDY["candidate: starting Brass card also gives 1 Coal"]
+        )
+        try:
+            changed = [
+                card
+                for card in C.PARTNERS
+                if card["effect"] == [{"op": "gain", "brass": 1, "coal": 1}]
+            ]
+            assert sorted(card["deck"] for card in changed) == sorted(C.PLAYER_COLOURS)
+            assert all(card["tier"] == "S" for card in changed)
+        finally:
+            report.revert_edits(undo)
+
+    def test_the_before_variant_starts_every_seat_at_one_innovation(self, report):
+        from engine import new_game
+        from engine.state import GameSetup
+
+        undo = report.apply_edits(report.SEAT_STUDY["Innovation starts at 1 (before)"])
+        try:
+            players = new_game(GameSetup(players=4, seed=3)).players
+            assert [p.innovation for p in players] == [1, 1, 1, 1]
+        finally:
+            report.revert_edits(undo)
+        assert {p.innovation for p in new_game(GameSetup(players=4, seed=3)).players} == {2}
 
 
 class TestSmallRun:
@@ -132,6 +169,43 @@ class TestGameCache:
         assert key != report.cache_key(job, "another engine")
         assert key != report.cache_key((4, 1, "greedy", {}, ""), "engine")
         assert key != report.cache_key((4, 2, "greedy", {}, "no seat bonuses"), "engine")
+
+    def test_games_of_a_variant_count_for_content_that_adopts_its_edits(self, report):
+        tried = report.cache_key((4, 1, "greedy", {}, "no seat bonuses"), "engine")
+        # as if the variant's edits had been written into engine/content.py
+        undo = report.apply_edits(report.SEAT_STUDY["no seat bonuses"])
+        try:
+            assert report.cache_key((4, 1, "greedy", {}, ""), "engine") == tried
+        finally:
+            report.revert_edits(undo)
+
+    def test_a_game_two_samples_share_is_played_once(self, report, tmp_path, monkeypatch):
+        # the seat study's "bonuses as printed" plays the same content as the main 4-player sample
+        study = {"bonuses as printed": [], "no seat bonuses": report.SEAT_STUDY["no seat bonuses"]}
+        monkeypatch.setattr(report, "SEAT_STUDY", study)
+        cache = tmp_path / "games.jsonl"
+        argv = ["--games", "1", "--players", "4", "--seat-study", "1", "--search-games", "0"]
+        argv += ["--jobs", "1", "--cache", str(cache), "--out", str(tmp_path)]
+        assert report.main(argv) == 0
+        assert len(cache.read_text().splitlines()) == 2
+        md = (tmp_path / "balance.md").read_text()
+        assert "(2 played in this run, 0 reused from --cache, 1 the same game as another" in md
+        main_row = md[md.index("### greedy 4p") :].split("| Seat (turn order)")[1]
+        study_row = md[md.index("| bonuses as printed | 1 |") :].splitlines()[0]
+        winner = next(s for s in range(4) if f"| {s + 1} | 100% |" in main_row)
+        assert study_row.split("|")[3].split(" / ")[winner].strip() == "100%"
+
+    def test_a_reused_game_is_named_as_the_run_asks(self, report, tmp_path):
+        cache = tmp_path / "games.jsonl"
+        argv = ["--games", "1", "--players", "2", "--search-games", "0", "--jobs", "1"]
+        argv += ["--cache", str(cache)]
+        assert report.main([*argv, "--out", str(tmp_path / "a")]) == 0
+        # the same game, recorded when it was played as a (content-equal) experiment
+        cache.write_text(cache.read_text().replace('"variant": ""', '"variant": "an experiment"'))
+        assert report.main([*argv, "--out", str(tmp_path / "b")]) == 0
+        second = (tmp_path / "b" / "balance.md").read_text()
+        assert "(0 played in this run, 1 reused from --cache)" in second
+        assert "### greedy 2p" in second and "an experiment" not in second
 
 
 class TestLeadByRound:
