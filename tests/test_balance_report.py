@@ -190,9 +190,11 @@ class TestGameCache:
         assert len(cache.read_text().splitlines()) == 2
         md = (tmp_path / "balance.md").read_text()
         assert "(2 played in this run, 0 reused from --cache, 1 the same game as another" in md
-        main_row = md[md.index("### greedy 4p") :].split("| Seat (turn order)")[1]
+        main_table = (
+            md[md.index("### greedy 4p") :].split("| Seat (turn order)")[1].split("\n\n")[0]
+        )
         study_row = md[md.index("| bonuses as printed | 1 |") :].splitlines()[0]
-        winner = next(s for s in range(4) if f"| {s + 1} | 100% |" in main_row)
+        winner = next(s for s in range(4) if f"| {s + 1} | 100% |" in main_table)
         assert study_row.split("|")[3].split(" / ")[winner].strip() == "100%"
 
     def test_a_reused_game_is_named_as_the_run_asks(self, report, tmp_path):
