@@ -291,11 +291,15 @@ def content_fingerprint(variant: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def cache_key(job: tuple[int, int, str, dict[str, Any], str], fingerprint: str) -> str:
+def cache_key(
+    job: tuple[int, int, str, dict[str, Any], str], fingerprint: str, content: str | None = None
+) -> str:
     """What a game's result depends on: the engine's code, the content it is played with (not
-    the variant's name), the job and what is kept of the game."""
+    the variant's name; `content`: its `content_fingerprint` if known), the job and what is kept
+    of the game."""
     players, seed, policy, kw, variant = job
-    what = [fingerprint, content_fingerprint(variant), players, seed, policy, sorted(kw.items())]
+    content = content or content_fingerprint(variant)
+    what = [fingerprint, content, players, seed, policy, sorted(kw.items())]
     what += [[f.name for f in dataclasses.fields(GameStats)]]
     return hashlib.sha256(json.dumps(what, default=repr).encode()).hexdigest()
 
@@ -978,28 +982,23 @@ def main(argv: list[str] | None = None) -> int:
     counts = [int(x) for x in args.players.split(",") if x]
     start = time.perf_counter()
     fingerprint = engine_fingerprint()
-    keys = [cache_key(job, fingerprint) for job in jobs]
+    content = {variant: content_fingerprint(variant) for variant in {job[4] for job in jobs}}
+    keys = [cache_key(job, fingerprint, content[job[4]]) for job in jobs]
     cached = load_cache(args.cache) if args.cache else {}
-    results: dict[int, GameStats] = {}
-    for i, k in enumerate(keys):
-        if k in cached:  # maybe played as another variant with the same content: name it as asked
-            results[i] = dataclasses.replace(cached[k], variant=jobs[i][4])
-    # each game once (a seat-study variant may play the same content as the main sample),
-    # longest first, so the pool finishes together
-    todo = list({keys[i]: i for i in range(len(jobs)) if i not in results}.values())
-    todo.sort(key=lambda i: (jobs[i][2] != "search", -jobs[i][0]))
+    # one game per key: a seat-study variant may play the same content as the main sample, and
+    # a cached game may have been played under another variant's name
+    games = {k: cached[k] for k in keys if k in cached}
+    todo = list({k: i for i, k in enumerate(keys) if k not in games}.values())
+    todo.sort(key=lambda i: (jobs[i][2] != "search", -jobs[i][0]))  # longest first
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(play, jobs[i]): i for i in todo}
+        futures = {pool.submit(play, jobs[i]): keys[i] for i in todo}
         for fut in as_completed(futures):
-            i = futures[fut]
-            played = fut.result()
+            games[futures[fut]] = fut.result()
             if args.cache:
-                append_to_cache(args.cache, keys[i], played)
-            for j in range(len(jobs)):
-                if keys[j] == keys[i]:
-                    results[j] = dataclasses.replace(played, variant=jobs[j][4])
+                append_to_cache(args.cache, futures[fut], games[futures[fut]])
     elapsed = time.perf_counter() - start
-    compute = sum(results[i].seconds for i in {k: i for i, k in enumerate(keys)}.values())
+    results = {i: dataclasses.replace(games[k], variant=jobs[i][4]) for i, k in enumerate(keys)}
+    compute = sum(g.seconds for g in games.values())
     from_cache = sum(k in cached for k in keys)
     same = len(jobs) - len(todo) - from_cache
     shared = f", {same} the same game as another sample's" if same else ""
