@@ -8,9 +8,11 @@
                                              # + the search games again without seat bonuses
 
 Writes <out>/balance.md (Markdown tables) and <out>/balance.png (a Pillow chart):
-score distribution by scorepad category, win rate by seat order, game length in turns, and how
-often each Objective, Program, Partner and Multiplier is taken, for greedy self-play at 2, 3 and
-4 players plus a smaller sample of the search policy (the strongest) at --search-players players.
+score distribution by scorepad category (beside the winners' means and the rulebook's example),
+win rate and final lead by seat order (with 95% intervals and a chi-square test against an even
+share), game length in turns, and how often each Objective, Program, Partner and Multiplier is
+taken, for greedy self-play at 2, 3 and 4 players plus a smaller sample of the search policy (the
+strongest) at --search-players players.
 Games use seeds seed..seed+games-1 per player count; results do not depend on --jobs.
 With --cache every finished game is appended to a JSON-lines file, and a later run reuses the games
 it finds there that were played by the same engine code with the same content (a long run that
@@ -25,6 +27,7 @@ import copy
 import dataclasses
 import hashlib
 import json
+import math
 import os
 import shlex
 import statistics
@@ -48,6 +51,12 @@ from engine.state import COLOUR_AREA  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "reports"
 TARGET_SCORE = 107  # the rulebook's example final score
+# The rulebook's Example Scoring (Isobel's scorepad column), category by category.
+EXAMPLE_SCORE = {
+    "Objectives": 7, "Travel": 6, "Lectures": 4, "Meetings": 8, "Partners": 9, "Programs": 30,
+    "Lines": 44, "Gears": -8, "Innovation": 0, "Assignment tokens": 6, "Leftovers": 1,
+    "Total": TARGET_SCORE,
+}  # fmt: skip
 TARGET_TURNS = 18  # "about 18 turns each"
 
 
@@ -170,18 +179,23 @@ CHANGES_MADE = [
     "lost the race to fill the Mill. Tried first as a variant on seeds 19-48 (30 search games, "
     "the search seat study below): wins by seat 10/17/33/40% -> 20/20/43/17%, the last seat's "
     "lead +12.2 -> -4.0 (median +12.3 -> -2.0), the first seat's Mill unfinished at the end in "
-    "73% -> 43% of the games, mean score 77.7 -> 80.4. Over this report's 48 search games (seeds "
-    "1-48) the seats now win 19/23/35/23% (was 15/15/23/48%) with means 76.9/78.1/81.4/78.6 "
-    "(was 73.2/76.0/77.7/88.0); no seat leads by more than 3.5 (was +12.4 for the last). The "
-    "cost is among greedy players: 4 players, seeds 1-100, 23/18/29/30% and a last-seat lead of "
-    "+4.2 (was 25/25/22/28%, +2.2); seeds 1-60 35% and +5.4 (was 22%, +1.3), and without seat "
-    "bonuses still +4.1, so for the greedy it is acting last, gained in the final rounds. At 2 "
-    "and 3 players 48/52% and 26/36/38% (were 47/53% and 33/30/37%). Not yet fair. Tried on "
-    "top and not applied yet (the seat studies below): every starting deck's Brass card also "
+    "73% -> 43% of the games, mean score 77.7 -> 80.4. Over the 48 search games of seeds 1-48 "
+    "the seats then won 19/23/35/23% (was 15/15/23/48%) with means 76.9/78.1/81.4/78.6 (was "
+    "73.2/76.0/77.7/88.0). With 48 more (seeds 49-96, played later to narrow the intervals) the "
+    "report's 96 search games give 23/25/29/23% (chi-square p = 0.80) and final leads "
+    "-1.5/-0.1/+2.8/-1.1, each inside its 95% interval around 0 (about ±4): among search "
+    "players the seat order is fair as far as 96 games can tell. The cost is among greedy "
+    "players: 4 players, seeds 1-100, 23/18/29/30% and a last-seat lead of +4.2 ± 3.9 (was "
+    "25/25/22/28%, +2.2); seeds 1-60 35% and +5.4 (was 22%, +1.3), and without seat bonuses "
+    "still +4.1, so for the greedy it is acting last, gained in the final rounds. At 2 and 3 "
+    "players 48/52% and 26/36/38% (were 47/53% and 33/30/37%), both consistent with chance. "
+    "Tried on top and not applied (the seat studies below): every starting deck's Brass card also "
     "gives 1 Coal. Among greedy players the fairest variant so far (seeds 1-60: 23/25/27/25%, "
     "lead -1.5), among search players not clearly fairer (seeds 19-48: 13/30/30/27%, means "
     "78.1/78.0/84.1/82.7, lead +2.6, median +0.8): the 3rd and 4th seats, which start with the "
-    "extra Coal, lead instead of the 3rd alone.",
+    "extra Coal, lead instead of the 3rd alone. It stays a candidate: the report measures the "
+    "content by its strongest policy, whose seat order is fair as is, and the greedy's last-seat "
+    "lead does not appear among search players (-1.1 ± 4.1 over 96 games).",
 ]
 
 
@@ -478,6 +492,68 @@ def fmt(x: float) -> str:
     return f"{x:.1f}"
 
 
+def seat_lead(totals: list[int], seat: int) -> float:
+    """A seat's score minus the other seats' mean: how far ahead of the table it is."""
+    others = [t for s, t in enumerate(totals) if s != seat]
+    return totals[seat] - statistics.fmean(others)
+
+
+def final_leads(games: list[GameStats], seat: int) -> list[float]:
+    return [seat_lead([row["Total"] for row in g.scores], seat) for g in games]
+
+
+def interval95(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation, 1.96 standard errors)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(chi-square with df degrees of freedom > x), exact for any df and without SciPy.
+
+    By the recurrence in the degrees of freedom, from Q(x; 1) = erfc(sqrt(x/2)) or
+    Q(x; 2) = exp(-x/2): Q(x; k+2) = Q(x; k) + (x/2)^(k/2) exp(-x/2) / Gamma(k/2 + 1).
+    """
+    d, q = (1, math.erfc(math.sqrt(x / 2))) if df % 2 else (2, math.exp(-x / 2))
+    while d < df:
+        q += (x / 2) ** (d / 2) * math.exp(-x / 2) / math.gamma(d / 2 + 1)
+        d += 2
+    return min(1.0, q)
+
+
+def chi_square_p(counts: list[int]) -> float:
+    """p-value of the counts against an even share (chi-square goodness of fit)."""
+    total, k = sum(counts), len(counts)
+    if total == 0 or k < 2:
+        return 1.0
+    expected = total / k
+    return chi_square_sf(sum((c - expected) ** 2 for c in counts) / expected, k - 1)
+
+
+def seat_verdict(games: list[GameStats]) -> str:
+    """Whether the seat differences are more than chance, in one sentence for the report."""
+    n = games[0].players
+    wins = [sum(g.winner == s for g in games) for s in range(n)]
+    p = chi_square_p(wins)
+    outside = []
+    for seat in range(n):
+        mean, half = interval95(final_leads(games, seat))
+        if abs(mean) > half:
+            outside.append(f"seat {seat + 1} ({mean:+.1f} ± {half:.1f})")
+    wins_text = (
+        f"win counts {'/'.join(map(str, wins))} against an even share: chi-square p = {p:.2f} "
+        + ("(below 0.05: more than chance)" if p < 0.05 else "(consistent with chance)")
+    )
+    lead_text = (
+        "no seat's final lead is outside its 95% interval around 0"
+        if not outside
+        else "final lead outside its 95% interval around 0: " + ", ".join(outside)
+    )
+    return f"Seat order: {wins_text}; {lead_text}."
+
+
 LEAD_ROUNDS = [1, 3, 6, 9, 12, 15]
 
 
@@ -493,16 +569,14 @@ def lead_by_round(games: list[GameStats]) -> list[str]:
     if shortest < 3:
         return []
 
-    def lead(totals: list[int], seat: int) -> float:
-        others = [t for s, t in enumerate(totals) if s != seat]
-        return totals[seat] - statistics.fmean(others)
-
     columns = [(f"round {r}", r - 1) for r in LEAD_ROUNDS if r <= shortest - 2]
     columns += [("before the last round", -2), ("final", -1)]
     header = "| Lead by seat | " + " | ".join(name for name, _ in columns) + " |"
     lines = ["", header, "|---|" + "---:|" * len(columns)]
     for seat in range(n):
-        cells = [statistics.fmean(lead(g.round_totals[i], seat) for g in games) for _, i in columns]
+        cells = [
+            statistics.fmean(seat_lead(g.round_totals[i], seat) for g in games) for _, i in columns
+        ]
         lines.append(f"| seat {seat + 1} | " + " | ".join(f"{c:+.1f}" for c in cells) + " |")
     triggers = Counter(g.trigger_seat for g in games)
     unfinished = Counter(s for g in games for s, dice in enumerate(g.mill_dice) if dice < 9)
@@ -531,15 +605,33 @@ def sample_section(title: str, games: list[GameStats]) -> list[str]:
         f"decisions per game {fmt(decs / len(games))}; "
         f"{fmt(decs / secs if secs else 0)} decisions/s for this policy."
     )
-    lines += ["", "| Category | mean | sd | min | median | max |", "|---|---:|---:|---:|---:|---:|"]
+    # Winners' means beside the rulebook's example show where a gap to its scale lies.
+    winner_rows = [g.scores[g.winner] for g in games]
+    lines += [
+        "",
+        "| Category | mean | sd | min | median | max | winners' mean | rulebook example |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for cat in [*CATEGORIES, "Total"]:
         m, sd, lo, med, hi = dist([r[cat] for r in rows])
-        lines.append(f"| {cat} | {fmt(m)} | {fmt(sd)} | {lo} | {med:g} | {hi} |")
-    lines += ["", "| Seat (turn order) | win rate | mean score |", "|---|---:|---:|"]
+        won = statistics.fmean(r[cat] for r in winner_rows)
+        lines.append(
+            f"| {cat} | {fmt(m)} | {fmt(sd)} | {lo} | {med:g} | {hi} | {fmt(won)} | "
+            f"{EXAMPLE_SCORE[cat]} |"
+        )
+    lines += [
+        "",
+        "| Seat (turn order) | win rate | mean score | final lead over the others (95% interval) |",
+        "|---|---:|---:|---:|",
+    ]
     for seat in range(n):
         wins = sum(g.winner == seat for g in games)
         mean = statistics.fmean(g.scores[seat]["Total"] for g in games)
-        lines.append(f"| {seat + 1} | {100 * wins / len(games):.0f}% | {fmt(mean)} |")
+        lead, half = interval95(final_leads(games, seat))
+        lines.append(
+            f"| {seat + 1} | {100 * wins / len(games):.0f}% | {fmt(mean)} | {lead:+.1f} ± {half:.1f} |"
+        )
+    lines += ["", seat_verdict(games)]
     # Where a seat's lead comes from: each category's mean by seat.
     seats = range(1, n + 1)
     lines += ["", "| Mean by seat | " + " | ".join(f"seat {s}" for s in seats) + " |"]
@@ -712,8 +804,9 @@ def proposed_section(samples: dict[str, list[GameStats]], counts: list[int]) -> 
 def seat_study_section(study: dict[str, list[GameStats]], policy: str = "greedy") -> list[str]:
     """Win rate and mean score by seat for each SEAT_STUDY variant (same seeds).
 
-    The last seat's lead is its score minus the other seats' mean: the mean over games, and the
-    median, which one runaway game cannot move.
+    The last seat's lead is its score minus the other seats' mean: the mean over games with its
+    95% interval, and the median, which one runaway game cannot move. The p-value tests the win
+    counts against an even share.
     """
     seeds = [g.seed for games in study.values() for g in games]
     lines = [
@@ -723,21 +816,20 @@ def seat_study_section(study: dict[str, list[GameStats]], policy: str = "greedy"
         "a seat's edge comes from, what the content was before a change, and what a candidate "
         "change would do.",
         "",
-        "| Variant | games | win rate by seat 1/2/3/4 | mean score by seat 1/2/3/4 | 4th's lead: "
-        "mean | median |",
-        "|---|---:|---|---|---:|---:|",
+        "| Variant | games | win rate by seat 1/2/3/4 | wins: p | mean score by seat 1/2/3/4 | "
+        "4th's lead: mean (95% interval) | median |",
+        "|---|---:|---|---:|---|---:|---:|",
     ]
     for variant, games in study.items():
-        wins = [100 * sum(g.winner == s for g in games) / len(games) for s in range(4)]
+        wins = [sum(g.winner == s for g in games) for s in range(4)]
+        rates = [100 * w / len(games) for w in wins]
         means = [statistics.fmean(g.scores[s]["Total"] for g in games) for s in range(4)]
-        leads = [
-            g.scores[3]["Total"] - statistics.fmean(g.scores[s]["Total"] for s in range(3))
-            for g in games
-        ]
+        leads = final_leads(games, 3)
+        lead, half = interval95(leads)
         lines.append(
-            f"| {variant} | {len(games)} | {' / '.join(f'{w:.0f}%' for w in wins)} | "
-            f"{' / '.join(fmt(m) for m in means)} | {statistics.fmean(leads):+.1f} | "
-            f"{statistics.median(leads):+.1f} |"
+            f"| {variant} | {len(games)} | {' / '.join(f'{r:.0f}%' for r in rates)} | "
+            f"{chi_square_p(wins):.2f} | {' / '.join(fmt(m) for m in means)} | "
+            f"{lead:+.1f} ± {half:.1f} | {statistics.median(leads):+.1f} |"
         )
     return lines + [""]
 
@@ -904,7 +996,9 @@ def planned_games(args: argparse.Namespace) -> list[tuple[int, int, str, dict[st
     ]
     for variant in args.search_seat_study:
         if variant != args.search_variant:
-            jobs += [(4, s, "search", search_kw, variant) for s in range(args.study_seed, end)]
+            jobs += [
+                (4, s, "search", search_kw, variant) for s in range(args.study_seed, args.study_end)
+            ]
     return jobs
 
 
@@ -942,6 +1036,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "(default: all the search seeds)",
     )
     ap.add_argument(
+        "--search-seat-study-games",
+        dest="study_games",
+        type=int,
+        metavar="GAMES",
+        help="the search seat study plays only GAMES seeds from its first (default: to the last "
+        "search seed), so the search sample can grow without replaying the study",
+    )
+    ap.add_argument(
         "--proposed",
         action=argparse.BooleanOptionalAction,
         default=False,
@@ -964,8 +1066,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ap.error("--search-seat-study compares the 4 seats: use it with --search-players 4")
     if args.study_seed is None:
         args.study_seed = args.seed
-    if not args.seed <= args.study_seed < args.seed + max(1, args.search_games):
+    end = args.seed + args.search_games
+    if not args.seed <= args.study_seed < max(end, args.seed + 1):
         ap.error("--search-seat-study-seed must be one of the search games' seeds")
+    args.study_end = end
+    if args.study_games is not None:
+        args.study_end = args.study_seed + args.study_games
+        if not args.study_seed < args.study_end <= end:
+            ap.error("--search-seat-study-games must be at least 1 and end by the last search seed")
     return args
 
 
@@ -1013,7 +1121,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.search_seat_study and args.search_games:
         for variant in dict.fromkeys([args.search_variant, *args.search_seat_study]):
             games = [
-                g for g in samples[sample_label("search", 4, variant)] if g.seed >= args.study_seed
+                g
+                for g in samples[sample_label("search", 4, variant)]
+                if args.study_seed <= g.seed < args.study_end
             ]
             search_study[variant or "bonuses as printed"] = games
 
@@ -1030,6 +1140,12 @@ def main(argv: list[str] | None = None) -> int:
         "![chart](balance.png)",
         "",
         "## Scores, seats and game length",
+        "",
+        "Each seat's final lead is its score minus the other seats' mean, averaged over the "
+        "games, with a 95% interval (1.96 standard errors); the win counts are tested against an "
+        "even share (chi-square). An interval that holds 0 and a p-value above 0.05 mean the "
+        "sample cannot tell that seat from a fair one, not that it is exactly fair: the interval's "
+        "half-width is about the smallest edge the sample can detect.",
         "",
     ]
     for name, games in samples.items():
