@@ -532,16 +532,21 @@ def chi_square_p(counts: list[int]) -> float:
     return chi_square_sf(sum((c - expected) ** 2 for c in counts) / expected, k - 1)
 
 
-def seat_verdict(games: list[GameStats]) -> str:
-    """Whether the seat differences are more than chance, in one sentence for the report."""
+def seat_figures(games: list[GameStats]) -> tuple[list[int], list[tuple[float, float]]]:
+    """Wins by seat, and each seat's mean final lead with its 95% half-width."""
     n = games[0].players
     wins = [sum(g.winner == s for g in games) for s in range(n)]
+    return wins, [interval95(final_leads(games, s)) for s in range(n)]
+
+
+def seat_verdict(wins: list[int], leads: list[tuple[float, float]]) -> str:
+    """Whether the seat differences are more than chance, in one sentence for the report."""
     p = chi_square_p(wins)
-    outside = []
-    for seat in range(n):
-        mean, half = interval95(final_leads(games, seat))
-        if abs(mean) > half:
-            outside.append(f"seat {seat + 1} ({mean:+.1f} ± {half:.1f})")
+    outside = [
+        f"seat {seat + 1} ({mean:+.1f} ± {half:.1f})"
+        for seat, (mean, half) in enumerate(leads)
+        if abs(mean) > half
+    ]
     wins_text = (
         f"win counts {'/'.join(map(str, wins))} against an even share: chi-square p = {p:.2f} "
         + ("(below 0.05: more than chance)" if p < 0.05 else "(consistent with chance)")
@@ -624,14 +629,12 @@ def sample_section(title: str, games: list[GameStats]) -> list[str]:
         "| Seat (turn order) | win rate | mean score | final lead over the others (95% interval) |",
         "|---|---:|---:|---:|",
     ]
-    for seat in range(n):
-        wins = sum(g.winner == seat for g in games)
+    wins, leads = seat_figures(games)
+    for seat, (lead, half) in enumerate(leads):
         mean = statistics.fmean(g.scores[seat]["Total"] for g in games)
-        lead, half = interval95(final_leads(games, seat))
-        lines.append(
-            f"| {seat + 1} | {100 * wins / len(games):.0f}% | {fmt(mean)} | {lead:+.1f} ± {half:.1f} |"
-        )
-    lines += ["", seat_verdict(games)]
+        rate = 100 * wins[seat] / len(games)
+        lines.append(f"| {seat + 1} | {rate:.0f}% | {fmt(mean)} | {lead:+.1f} ± {half:.1f} |")
+    lines += ["", seat_verdict(wins, leads)]
     # Where a seat's lead comes from: each category's mean by seat.
     seats = range(1, n + 1)
     lines += ["", "| Mean by seat | " + " | ".join(f"seat {s}" for s in seats) + " |"]
@@ -821,15 +824,14 @@ def seat_study_section(study: dict[str, list[GameStats]], policy: str = "greedy"
         "|---|---:|---|---:|---|---:|---:|",
     ]
     for variant, games in study.items():
-        wins = [sum(g.winner == s for g in games) for s in range(4)]
+        wins, leads = seat_figures(games)
         rates = [100 * w / len(games) for w in wins]
         means = [statistics.fmean(g.scores[s]["Total"] for g in games) for s in range(4)]
-        leads = final_leads(games, 3)
-        lead, half = interval95(leads)
+        lead, half = leads[3]
         lines.append(
             f"| {variant} | {len(games)} | {' / '.join(f'{r:.0f}%' for r in rates)} | "
             f"{chi_square_p(wins):.2f} | {' / '.join(fmt(m) for m in means)} | "
-            f"{lead:+.1f} ± {half:.1f} | {statistics.median(leads):+.1f} |"
+            f"{lead:+.1f} ± {half:.1f} | {statistics.median(final_leads(games, 3)):+.1f} |"
         )
     return lines + [""]
 

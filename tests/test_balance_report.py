@@ -354,7 +354,7 @@ class TestSeatStatistics:
 
     def test_the_verdict_names_a_seat_that_leads_every_game(self, report):
         games = [_game_with_totals(report, [70 + i, 72 - i, 71, 90 + i % 3]) for i in range(8)]
-        verdict = report.seat_verdict(games)
+        verdict = report.seat_verdict(*report.seat_figures(games))
         assert verdict.startswith("Seat order: win counts 0/0/0/8 against an even share:")
         assert "(below 0.05: more than chance)" in verdict
         # the trailing seats' leads are outside their intervals too, on the other side
@@ -363,7 +363,8 @@ class TestSeatStatistics:
 
     def test_the_verdict_finds_nothing_when_the_seats_take_turns(self, report):
         rotations = [[90, 70, 70, 70], [70, 90, 70, 70], [70, 70, 90, 70], [70, 70, 70, 90]]
-        verdict = report.seat_verdict([_game_with_totals(report, t) for t in rotations * 2])
+        games = [_game_with_totals(report, t) for t in rotations * 2]
+        verdict = report.seat_verdict(*report.seat_figures(games))
         assert verdict == (
             "Seat order: win counts 2/2/2/2 against an even share: chi-square p = 1.00 "
             "(consistent with chance); no seat's final lead is outside its 95% interval around 0."
