@@ -60,7 +60,7 @@ import re
 import time
 import zlib
 from dataclasses import dataclass, fields
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 from engine import board as B
@@ -112,6 +112,7 @@ _GAME_COPY = {
     # content data shared by every step made from it.
     "stack": "[dict(step) for step in v]",
     "log": "v[:] if keep_log else []",  # lookahead copies never show their log
+    "pending_choices": "None",  # see fast_copy
 }
 _PLAYER_COPY = {
     **dict.fromkeys(["name", "colour", "money", "coal", "brass", "books", "innovation"], "v"),
@@ -157,7 +158,13 @@ def fast_copy(st: GameState, keep_log: bool = False) -> GameState:
     Without `keep_log` the copy's log starts empty (lookahead copies never show their log): then
     only `log` differs from the original.
     """
-    return _copy_game(st, keep_log)
+    new = _copy_game(st, keep_log)
+    # The pending decision's choices, when `st` has them, hold for the copy too: handing them on
+    # spares every lookahead trial recomputing them in `apply`.
+    cached = st.pending_choices
+    if cached and st.stack and cached[1] is st.stack[-1] and cached[0] == len(st.history):
+        new.pending_choices = (cached[0], new.stack[-1], cached[2])
+    return new
 
 
 def _shuffle_by_tier(deck: list[str], rng: random.Random) -> None:
@@ -179,6 +186,7 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> None:
     deck pooled and dealt afresh (hand sizes kept); the face-down decks shuffled (Partner deck
     within its tiers).
     """
+    st.pending_choices = None  # computed on the real hidden information
     st.rng = rng.getrandbits(64)
     for i, p in enumerate(st.players):
         if i == seat:
@@ -223,7 +231,7 @@ def progress(st: GameState) -> float:
     """How far the game is, 0..1: the fullest Mill's share of its 9 dice (1 once over)."""
     if st.over:
         return 1.0
-    return max(sum(d is not None for d in p.mill) for p in st.players) / 9
+    return (9 - min(p.mill.count(None) for p in st.players)) / 9
 
 
 @lru_cache(maxsize=65536)
@@ -287,6 +295,11 @@ def _mill_potential_of(
     return total
 
 
+@cache
+def _milestones_reached(level: int) -> int:
+    return sum(1 for m in _MILESTONES if level >= m)
+
+
 def potential(st: GameState, seat: int) -> float:
     """Estimated Prestige of everything the seat holds that the scorepad does not count yet."""
     p = st.players[seat]
@@ -297,13 +310,13 @@ def potential(st: GameState, seat: int) -> float:
         + w["brass"] * p.brass
         + w["books"] * p.books
         + w["innovation"] * p.innovation
-        + w["store_die"] * sum(d is not None for d in p.store)
+        + w["store_die"] * (len(p.store) - p.store.count(None))
         + w["hand_card"] * len(p.hand)
     )
     for level in p.research.values():
         value += w["research_step"] * level
-        value += w["research_milestone"] * sum(1 for m in _MILESTONES if level >= m)
-    built = sum(g is not None for g in p.gears)
+        value += w["research_milestone"] * _milestones_reached(level)
+    built = 12 - p.gears.count(None)
     open_spaces = max(0, 12 - built - p.discs)
     for gear in p.gear_supply:
         value += w["gear_in_supply"] if gear in ("add", "sub") else w["multiplier_in_supply"]
@@ -314,7 +327,7 @@ def potential(st: GameState, seat: int) -> float:
 
 def position_value(st: GameState, seat: int) -> float:
     """Score so far plus the estimated value of what is not scored yet (see the module doc)."""
-    total = scoring.score(st, seat)["Total"]
+    total = scoring.total(st, seat)
     if st.over:
         return float(total)
     phase = 1.0 - progress(st) ** 2
@@ -352,6 +365,15 @@ def _legal_ids(state: GameState) -> list[str]:
     return ids
 
 
+def _lookahead_ids(st: GameState) -> list[str]:
+    """The pending decision's ids in a lookahead state, reusing the choices `rules.run` computed
+    for it: such states change only through `apply` (and `determinize`, which drops them)."""
+    cached = st.pending_choices
+    if cached and st.stack and cached[1] is st.stack[-1] and cached[0] == len(st.history):
+        return [i for i, _ in cached[2]]
+    return [i for i, _ in rules.legal_choices(st)]
+
+
 def _decider(state: GameState) -> int:
     return state.current
 
@@ -373,10 +395,11 @@ _DEFAULT_ANSWER = {"ws_adjust": "skip"}
 def _myopic_step(st: GameState, seat: int) -> GameState:
     """Apply the choice whose immediate result evaluates best for `seat`; return the new state.
 
-    `st` itself may be returned changed (a single legal choice, or a default answer) or left as
-    it was (then a copy is returned): callers must use the returned state only.
+    `st` is consumed: it may be returned changed or be left changed while a copy is returned, so
+    callers must use the returned state only (the last choice is tried on `st` itself, one copy
+    fewer per step).
     """
-    ids = [i for i, _ in rules.legal_choices(st)]
+    ids = _lookahead_ids(st)
     op = st.stack[-1]["op"]
     default = _DEFAULT_ANSWER.get(op) if len(ids) > 1 else None
     if op == "gear_place" and len(ids) > 1:
@@ -385,8 +408,9 @@ def _myopic_step(st: GameState, seat: int) -> GameState:
         st.apply(ids[0] if default is None else default)
         return st
     best, best_value = st, -math.inf
-    for cid in ids:
-        trial = fast_copy(st)
+    last = len(ids) - 1
+    for n, cid in enumerate(ids):
+        trial = st if n == last else fast_copy(st)
         trial.apply(cid)
         value = position_value(trial, seat)
         if value > best_value:
@@ -418,20 +442,12 @@ def _best_gear_space(st: GameState, ids: list[str]) -> str:
 
 
 def _finish_turn(st: GameState, seat: int, limit: int = 60) -> GameState:
-    """Play `seat`'s remaining decisions of this turn with the myopic default; return the result."""
+    """Play `seat`'s remaining decisions of this turn with the myopic default; return the result
+    (`st` is consumed, see `_myopic_step`)."""
     for _ in range(limit):
         if st.over or st.current != seat or not st.stack:
             break
         st = _myopic_step(st, seat)
-    return st
-
-
-def _play_turns(st: GameState, turns: int, limit: int = 400) -> GameState:
-    """Let the game run on for `turns` whole turns (any players), myopically; return the result."""
-    for _ in range(turns):
-        if st.over:
-            break
-        st = _finish_turn(st, st.current, limit)
     return st
 
 
@@ -450,9 +466,10 @@ class GreedyPolicy:
         base = fast_copy(state)
         if self.fair:
             determinize(base, seat, rng)
+            rules.legal_choices(base)  # once, for every trial copy below
         scored = []
         for order, cid in enumerate(ids):
-            trial = fast_copy(base)
+            trial = base if order == len(ids) - 1 else fast_copy(base)
             trial.apply(cid)
             trial = _finish_turn(trial, seat)
             scored.append((evaluate(trial, seat), -order, cid))
@@ -476,7 +493,7 @@ def _greedy_turn(
     a reply that was best after one candidate is very likely best after the others too.
     """
     seat = st.current
-    ids = [i for i, _ in rules.legal_choices(st)]
+    ids = _lookahead_ids(st) if st.stack and not st.over else []
     if not ids:
         return st, []
     if shortlist:
@@ -485,7 +502,7 @@ def _greedy_turn(
         ids = tried or ids
     scored = []
     for order, cid in enumerate(ids):
-        trial = fast_copy(st)
+        trial = st if order == len(ids) - 1 else fast_copy(st)  # `st` is consumed
         trial.apply(cid)
         trial = _finish_turn(trial, seat)
         scored.append((evaluate(trial, seat), -order, cid, trial))
@@ -560,6 +577,7 @@ class SearchPolicy:
                 break
             base = fast_copy(state)
             determinize(base, seat, rng)
+            rules.legal_choices(base)  # once, for every candidate's copy below
             # the first candidate's ranking of each rollout turn, shortlisting the others' turns
             shortlists: list[list[str] | None] = [None] * horizon
             for cid in arms:

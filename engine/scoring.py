@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from engine import board as B
 from engine import content as C
 from engine.common import university_prestige
 from engine.mill import LINE_DICE, line_value, program_met
-from engine.state import GameState
+from engine.state import GameState, PlayerState
 
 CATEGORIES = [
     "Objectives",
@@ -38,18 +40,25 @@ def travel(st: GameState, seat: int) -> int:
     for city, stack in st.university_discs.items():
         if seat in stack:
             total += university_prestige(st, city)
-        for i, who in enumerate(stack):
-            if who == seat:
-                total += 2 * (len(stack) - 1 - i)
+            for i, who in enumerate(stack):
+                if who == seat:
+                    total += 2 * (len(stack) - 1 - i)
     return total
+
+
+@cache
+def _lecture_level(key: str) -> int:
+    return int(key.split(":")[1])  # keys are "lecture index:level"
 
 
 def lectures(st: GameState, seat: int) -> int:
     """Each level row goes to the most discs in it; tied players each score half."""
+    if not any(seat in seats for seats in st.lectures.values()):
+        return 0
     by_level: dict[int, dict[int, int]] = {}  # level -> seat -> discs in that row
     for key, seats in st.lectures.items():
         if seats:
-            counts = by_level.setdefault(int(key.split(":")[1]), {})
+            counts = by_level.setdefault(_lecture_level(key), {})
             for s in seats:
                 counts[s] = counts.get(s, 0) + 1
     total = 0
@@ -70,12 +79,10 @@ def science_tokens(st: GameState, seat: int) -> dict[str, int]:
     """
     tokens = dict(st.players[seat].science_tokens)
     for r, room in enumerate(st.rooms):
-        counts: dict[int, int] = {}
-        for space in room:
-            for s in space or []:
-                counts[s] = counts.get(s, 0) + 1
-        if seat not in counts:
+        discs = [s for space in room if space for s in space]
+        if seat not in discs:
             continue
+        counts = {s: discs.count(s) for s in discs}
         best = max(counts.values())
         leaders = [s for s, c in counts.items() if c == best]
         if len(leaders) == 1:
@@ -89,11 +96,11 @@ def science_tokens(st: GameState, seat: int) -> dict[str, int]:
 
 
 def meetings(st: GameState, seat: int) -> int:
-    supply = st.players[seat].supply()
-    return sum(
-        value * sum(1 for c in supply if B.PARTNER[c]["science"] == science)
-        for science, value in science_tokens(st, seat).items()
-    )
+    tokens = science_tokens(st, seat)
+    if not tokens:
+        return 0
+    held = [B.PARTNER[c]["science"] for c in st.players[seat].supply()]
+    return sum(value * held.count(science) for science, value in tokens.items())
 
 
 def partners(st: GameState, seat: int) -> int:
@@ -101,24 +108,38 @@ def partners(st: GameState, seat: int) -> int:
 
 
 def programs(st: GameState, seat: int) -> int:
-    p = st.players[seat]
-    total = 0
-    for line, tile in enumerate(p.programs):
-        dice = [p.mill[i] for i in LINE_DICE[line]]
-        if tile and None not in dice and program_met(B.PROGRAM[tile]["criteria"], dice):  # type: ignore[arg-type]
-            total += B.PROGRAM[tile]["prestige"]
-    return total
+    return _mill_categories(st.players[seat])[0]
 
 
 def lines(st: GameState, seat: int) -> int:
-    p = st.players[seat]
-    cap = C.STEAM_TRACK[p.steam]["cap"]
-    values = [line_value(p.mill, p.gears, line) for line in range(6)]
-    return sum(min(v, cap) for v in values if v is not None)
+    return _mill_categories(st.players[seat])[1]
 
 
 def gears(st: GameState, seat: int) -> int:
-    return -C.GEAR_MISSING_PENALTY * sum(1 for g in st.players[seat].gears if g is None)
+    return -C.GEAR_MISSING_PENALTY * st.players[seat].gears.count(None)
+
+
+def _mill_categories(p: PlayerState) -> tuple[int, int]:
+    """Programs and Lines of a player's Mill."""
+    return _mill_categories_of(tuple(p.mill), tuple(p.gears), tuple(p.programs), p.steam)
+
+
+# Cached because lookahead scores the same few Mills thousands of times per decision.
+@lru_cache(maxsize=65536)
+def _mill_categories_of(
+    mill: tuple[str | None, ...],
+    gear_spaces: tuple[str | None, ...],
+    tiles: tuple[str | None, ...],
+    steam: int,
+) -> tuple[int, int]:
+    program_total = 0
+    for line, tile in enumerate(tiles):
+        dice = [mill[i] for i in LINE_DICE[line]]
+        if tile and None not in dice and program_met(B.PROGRAM[tile]["criteria"], dice):  # type: ignore[arg-type]
+            program_total += B.PROGRAM[tile]["prestige"]
+    cap = C.STEAM_TRACK[steam]["cap"]
+    values = [line_value(mill, gear_spaces, line) for line in range(6)]  # type: ignore[arg-type]
+    return program_total, sum(min(v, cap) for v in values if v is not None)
 
 
 def innovation(st: GameState, seat: int) -> int:
@@ -148,6 +169,11 @@ _SCORERS = [
     assignment_tokens,
     leftovers,
 ]
+
+
+def total(st: GameState, seat: int) -> int:
+    """The scorepad total of one player (the score so far), without the column."""
+    return sum(fn(st, seat) for fn in _SCORERS)
 
 
 def score(st: GameState, seat: int) -> dict[str, int]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -78,6 +81,22 @@ class TestFastCopy:
         assert set(ai._GAME_COPY) <= {f.name for f in fields(GameState)}
         assert set(ai._PLAYER_COPY) == {f.name for f in fields(PlayerState)}
 
+    def test_the_copy_keeps_the_pending_choices_for_its_own_decision(self):
+        st = midgame(13, 90, players=3)
+        legal = rules.legal_choices(st)
+        c = fast_copy(st)
+        assert c.pending_choices is not None
+        assert c.pending_choices[1] is c.stack[-1]  # its own step, not the original's
+        assert c.pending_choices[2] == legal
+        c.apply(legal[-1][0])  # the handed-on choices serve the copy's apply...
+        assert rules.legal_choices(st) == legal  # ...and leave the original's decision alone
+
+    def test_a_stale_cache_is_not_handed_on(self):
+        st = midgame(14, 60, players=2)
+        rules.legal_choices(st)
+        st.stack[-1] = dict(st.stack[-1])  # the cached step is no longer the pending one
+        assert fast_copy(st).pending_choices is None
+
 
 class TestDeterminize:
     def test_keeps_what_the_seat_sees_and_every_card(self):
@@ -96,6 +115,13 @@ class TestDeterminize:
             assert Counter(getattr(c, name)) == Counter(getattr(st, name))
         assert c.partner_display == st.partner_display and c.workshop == st.workshop
         assert rules.legal_choices(c) == rules.legal_choices(st)
+
+    def test_forgets_choices_computed_on_the_real_hidden_information(self):
+        st = midgame(6, 80, players=3)
+        rules.legal_choices(st)
+        c = fast_copy(st)
+        determinize(c, c.current, random.Random(3))
+        assert c.pending_choices is None
 
     def test_partner_deck_keeps_its_tiers_in_place(self):
         from engine import board as B
@@ -210,6 +236,38 @@ class TestSearchPolicy:
         start = time.perf_counter()
         policy.choose(st, random.Random(0))
         assert time.perf_counter() - start < 2.0
+
+
+class TestRecordedAIPlaythrough:
+    """The AI's choices in a seeded game are recorded, so a change meant only to make the AI faster
+    (copies, caches) shows up here if it changes a single decision. Regenerate after an intended
+    change of play with ENGINE_UPDATE_GOLDEN=1 (see tests/test_engine_replay.py)."""
+
+    PATH = Path(__file__).parent / "golden_games" / "ai_2p_seed301.json"
+
+    @staticmethod
+    def play(decisions: int = 100) -> dict:
+        setup = GameSetup(players=2, seed=301)
+        st = new_game(setup)
+        policies = [SearchPolicy(iterations=1), GreedyPolicy()]
+        rngs = [ai.policy_rng(setup.seed, seat) for seat in range(2)]
+        choices: list[str] = []
+        while not st.is_over and len(choices) < decisions:
+            seat = st.current
+            choices.append(policies[seat].choose(st, rngs[seat]))
+            st.apply(choices[-1])
+        policy_names = ["search(iterations=1)", "greedy"]
+        return {"setup": setup.to_dict(), "policies": policy_names, "choices": choices,
+                "digest": st.digest()}  # fmt: skip
+
+    def test_search_and_greedy_choose_as_recorded(self):
+        if os.environ.get("ENGINE_UPDATE_GOLDEN") == "1":
+            self.PATH.write_text(json.dumps(self.play(), indent=1) + "\n")
+        golden = json.loads(self.PATH.read_text())
+        played = self.play(len(golden["choices"]))
+        for n, (got, want) in enumerate(zip(played["choices"], golden["choices"], strict=True)):
+            assert got == want, f"decision {n + 1} differs"
+        assert played["digest"] == golden["digest"]
 
 
 class TestRolloutTurn:

@@ -551,7 +551,7 @@ class TestExampleScoring:
 
         from engine import board as B
         from engine.mill import LINE_DICE, program_met
-        from engine.scoring import score
+        from engine.scoring import score, total
 
         st = fresh()
         p = st.players[0]
@@ -622,6 +622,14 @@ class TestExampleScoring:
             "Leftovers": 1,
             "Total": 107,
         }
+        assert total(st, 0) == 107  # the AI's quick total agrees with the scorepad
+
+        # The Mill's categories are cached by content: a change in place must still show.
+        p.mill[0] = None  # the top row (5 + 1 = 6, x 5 = 30, capped at 25) is incomplete now
+        row = score(st, 0)
+        assert row["Lines"] == 44 - 25
+        assert row["Programs"] < 30  # the top row's Program is not met any more
+        assert total(st, 0) == row["Total"]
 
 
 def _to_publish(st: GameState) -> None:
