@@ -256,9 +256,12 @@ class TestRecordedAIPlaythrough:
             seat = st.current
             choices.append(policies[seat].choose(st, rngs[seat]))
             st.apply(choices[-1])
-        policy_names = ["search(iterations=1)", "greedy"]
-        return {"setup": setup.to_dict(), "policies": policy_names, "choices": choices,
-                "digest": st.digest()}  # fmt: skip
+        return {
+            "setup": setup.to_dict(),
+            "policies": ["search(iterations=1)", "greedy"],
+            "choices": choices,
+            "digest": st.digest(),
+        }
 
     def test_search_and_greedy_choose_as_recorded(self):
         if os.environ.get("ENGINE_UPDATE_GOLDEN") == "1":
