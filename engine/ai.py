@@ -66,7 +66,7 @@ from typing import Any, Protocol, runtime_checkable
 from engine import board as B
 from engine import content as C
 from engine import rules, scoring
-from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
+from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, mill_key, program_met
 from engine.mill import evaluate as evaluate_line
 from engine.state import GameState, PlayerState
 
@@ -265,7 +265,7 @@ def _program_chance(tile: str, dice: tuple[str | None, ...]) -> float:
 
 def _mill_potential(p: PlayerState) -> float:
     """Estimated Prestige still to come from incomplete lines and their Programs."""
-    return _mill_potential_of(tuple(p.mill), tuple(p.gears), tuple(p.programs), p.steam)
+    return _mill_potential_of(*mill_key(p))
 
 
 @lru_cache(maxsize=65536)

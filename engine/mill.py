@@ -7,7 +7,10 @@ Lines are numbered like engine.state.MILL_LINES: rows 0-2, then columns 0-2.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.state import PlayerState
 
 LINE_DICE: list[tuple[int, int, int]] = [
     (0, 1, 2),
@@ -19,6 +22,14 @@ LINE_DICE: list[tuple[int, int, int]] = [
 ]
 LINE_GEARS: list[tuple[int, int]] = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11)]
 LINE_NAMES = ["top row", "middle row", "bottom row", "left column", "middle column", "right column"]
+
+
+def mill_key(
+    p: PlayerState,
+) -> tuple[tuple[str | None, ...], tuple[str | None, ...], tuple[str | None, ...], int]:
+    """A player's Mill as hashable content (dice, Gear spaces, Program tiles, Steam level): the key
+    under which scoring and the AI cache what they compute from a Mill."""
+    return tuple(p.mill), tuple(p.gears), tuple(p.programs), p.steam
 
 
 def gear_space_name(pos: int) -> str:

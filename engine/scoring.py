@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 from engine import board as B
 from engine import content as C
 from engine.common import university_prestige
-from engine.mill import LINE_DICE, line_value, program_met
+from engine.mill import LINE_DICE, line_value, mill_key, program_met
 from engine.state import GameState, PlayerState
 
 CATEGORIES = [
@@ -121,7 +121,7 @@ def gears(st: GameState, seat: int) -> int:
 
 def _mill_categories(p: PlayerState) -> tuple[int, int]:
     """Programs and Lines of a player's Mill."""
-    return _mill_categories_of(tuple(p.mill), tuple(p.gears), tuple(p.programs), p.steam)
+    return _mill_categories_of(*mill_key(p))
 
 
 # Cached because lookahead scores the same few Mills thousands of times per decision.
