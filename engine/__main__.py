@@ -2,7 +2,7 @@
 
     python -m engine selfplay --players N --seed S --games G [--json]
         [--policy random|greedy|search] [--seat-policies greedy,random,...] [--rotate]
-        [--budget SECONDS] [--iterations N]
+        [--budget SECONDS] [--iterations N] [--candidates N]
 
 Game i (0-based) uses seed S+i, and each seat's policy draws its randomness from that seed too, so
 the same arguments print the same output, except the lines starting with "timing:" (text) or the
@@ -41,9 +41,22 @@ def _policy_names(args: argparse.Namespace) -> list[str]:
     return names
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
+
+
 def _make(name: str, args: argparse.Namespace) -> Policy:
     if name == "search":
-        return get_policy(name, budget_seconds=args.budget, iterations=args.iterations)
+        kw = {"budget_seconds": args.budget, "iterations": args.iterations}
+        if args.candidates is not None:
+            kw["candidates"] = args.candidates
+        return get_policy(name, **kw)
     return get_policy(name)
 
 
@@ -237,6 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="search policy: simulations per decision instead of a time budget (reproducible)",
+    )
+    sp.add_argument(
+        "--candidates",
+        type=_positive_int,
+        default=None,
+        help="search policy: how many of the greedy's best choices it compares (default 6)",
     )
     return parser
 

@@ -247,6 +247,9 @@ class TestLeadByRound:
         )
 
 
+REPORT_SEARCH = {"iterations": 1, "candidates": 4}
+
+
 class TestPlannedGames:
     def test_search_games_can_be_played_under_a_seat_study_variant(self, report):
         args = report.parse_args(
@@ -259,8 +262,15 @@ class TestPlannedGames:
         ]
         search = [j for j in jobs if j[2] == "search"]
         assert search == [
-            (4, seed, "search", {"iterations": 1}, "no seat bonuses") for seed in (19, 20, 21)
+            (4, seed, "search", REPORT_SEARCH, "no seat bonuses") for seed in (19, 20, 21)
         ]
+
+    def test_the_search_compares_four_candidates_unless_told(self, report):
+        # the committed report's search games were played comparing the greedy's best 4
+        base = ["--games", "0", "--search-games", "1"]
+        assert report.planned_games(report.parse_args(base))[0][3] == REPORT_SEARCH
+        args = report.parse_args([*base, "--search-candidates", "6", "--search-iterations", "2"])
+        assert report.planned_games(args)[0][3] == {"iterations": 2, "candidates": 6}
 
     def test_the_search_seat_study_plays_the_same_seeds_per_variant(self, report):
         args = report.parse_args(
@@ -268,7 +278,7 @@ class TestPlannedGames:
             + ["--search-seat-study", "no seat bonuses"]
         )
         assert report.planned_games(args) == [
-            (4, seed, "search", {"iterations": 1}, variant)
+            (4, seed, "search", REPORT_SEARCH, variant)
             for variant in ("", "no seat bonuses")
             for seed in (1, 2)
         ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.__main__ import TIMING_PREFIX, main
+from engine.__main__ import TIMING_PREFIX, _make, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 CATEGORIES = [
@@ -114,6 +114,21 @@ class TestText:
             run("--players", "2", "--policy", "oracle")
         with pytest.raises(SystemExit):
             run("--players", "5")
+        for bad in ("0", "-3", "six"):
+            with pytest.raises(SystemExit):
+                run("--policy", "search", "--candidates", bad)
+
+
+class TestSearchOptions:
+    @staticmethod
+    def search(*argv: str):
+        return _make("search", build_parser().parse_args(["selfplay", *argv]))
+
+    def test_candidates_reach_the_search_policy(self):
+        assert self.search("--candidates", "4", "--iterations", "2").candidates == 4
+        policy = self.search("--budget", "0.5")
+        assert policy.candidates == 6 and policy.budget_seconds == 0.5
+        assert policy.iterations is None
 
 
 class TestModule:
