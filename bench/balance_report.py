@@ -1074,6 +1074,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
+    if args.search_candidates < 1:
+        ap.error("--search-candidates must be at least 1")
     if args.search_seat_study and args.search_players != 4:
         ap.error("--search-seat-study compares the 4 seats: use it with --search-players 4")
     if args.study_seed is None:

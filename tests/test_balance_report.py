@@ -272,6 +272,11 @@ class TestPlannedGames:
         args = report.parse_args([*base, "--search-candidates", "6", "--search-iterations", "2"])
         assert report.planned_games(args)[0][3] == {"iterations": 2, "candidates": 6}
 
+    def test_the_search_compares_at_least_one_candidate(self, report, capsys):
+        with pytest.raises(SystemExit):
+            report.parse_args(["--search-candidates", "0"])
+        assert "--search-candidates must be at least 1" in capsys.readouterr().err
+
     def test_the_search_seat_study_plays_the_same_seeds_per_variant(self, report):
         args = report.parse_args(
             ["--games", "0", "--search-games", "2", "--search-players", "4"]
