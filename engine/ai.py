@@ -525,8 +525,9 @@ class SearchPolicy:
         one round is always played.
     iterations: a fixed number of rounds instead (reproducible on any machine).
     candidates: how many of the greedy's best choices are compared. Six, not four: a round
-        costs half as much again, yet at 1 s per decision against the greedy six won 48 of 60
-        two-player games (seeds 300-359) where four won 41 (the README's self-play figures).
+        costs about a fifth more (the extra candidates' rollout turns try only the shortlist),
+        yet at 1 s per decision against the greedy six won 48 of 60 two-player games (seeds
+        300-359) where four won 41 (the README's self-play figures).
     horizon: turns played after the decider's turn (None: two per player).
     rollout: "greedy" (each rollout turn as the greedy plays it) or "myopic" (cheaper, weaker).
     leaf_opponent_weight: `evaluate`'s opponent weight at the end of a rollout (None: WEIGHTS').
