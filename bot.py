@@ -24,12 +24,15 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from cogs.base import make_groups
+from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
+from cogs.service import GameService
 from store import Store
 
 log = logging.getLogger("adas_dream.bot")
 
-EXTENSIONS = ("cogs.game",)
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
 MAINTENANCE = {"check-db", "backup", "migrate", "repair"}
 
 NO_TOKEN = """\
@@ -63,9 +66,14 @@ class AdaBot(commands.Bot):
         log.info("opening the database %s (and applying migrations)", self.ada.db_path)
         self.ada.store = await Store.open(self.ada.db_path)
         log.info("database schema version %s", await self.ada.store.schema_version())
+        self.ada.games = GameService(self, self.ada)
+        self.ada.group, self.ada.admin_group = make_groups()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
-            log.info("loaded %s", ext)
+            log.debug("loaded %s", ext)
+        self.tree.add_command(self.ada.group)
+        self.tree.add_command(self.ada.admin_group)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.ada.test_guild:
             guild = discord.Object(self.ada.test_guild)
             self.tree.copy_global_to(guild=guild)

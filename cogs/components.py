@@ -2,7 +2,7 @@
 
 They are registered with ``bot.add_dynamic_items`` at start-up, so a button posted before a
 restart works after it. The state is in the custom_id (see ``cogs.ui``); the work is done by the
-``Game`` cog.
+cog of its concern (Play, Info, Lobby).
 """
 
 from __future__ import annotations
@@ -15,13 +15,27 @@ import discord
 from cogs import ui
 
 if TYPE_CHECKING:
-    from cogs.game import GameCog
+    from cogs.info import InfoCog
+    from cogs.lobby import LobbyCog
+    from cogs.play import PlayCog
 
 
-def _cog(interaction: discord.Interaction[Any]) -> GameCog:
-    cog = interaction.client.get_cog("Game")  # type: ignore[attr-defined]
-    assert cog is not None, "the Game cog is not loaded"
-    return cog  # type: ignore[return-value]
+def _cog(interaction: discord.Interaction[Any], name: str) -> Any:
+    cog = interaction.client.get_cog(name)  # type: ignore[attr-defined]
+    assert cog is not None, f"the {name} cog is not loaded"
+    return cog
+
+
+def _play(interaction: discord.Interaction[Any]) -> PlayCog:
+    return _cog(interaction, "Play")
+
+
+def _info(interaction: discord.Interaction[Any]) -> InfoCog:
+    return _cog(interaction, "Info")
+
+
+def _lobby(interaction: discord.Interaction[Any]) -> LobbyCog:
+    return _cog(interaction, "Lobby")
 
 
 class ChoiceButton(
@@ -39,7 +53,7 @@ class ChoiceButton(
         return cls(int(match["game"]), int(match["seq"]), int(match["idx"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_choice_component(interaction, self.game, self.seq, self.idx)
+        await _play(interaction).on_choice(interaction, self.game, self.seq, self.idx)
 
 
 class ChoiceSelect(
@@ -64,7 +78,7 @@ class ChoiceSelect(
             idx = int(values[0])
         except (IndexError, ValueError):
             idx = -1
-        await _cog(interaction).on_choice_component(interaction, self.game, self.seq, idx)
+        await _play(interaction).on_choice(interaction, self.game, self.seq, idx)
 
 
 class PageButton(
@@ -82,7 +96,7 @@ class PageButton(
         return cls(int(match["game"]), int(match["seq"]), int(match["page"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_page(interaction, self.game, self.seq, self.page)
+        await _play(interaction).on_old_page(interaction, self.game, self.seq)
 
 
 class PrivateButton(
@@ -100,7 +114,7 @@ class PrivateButton(
         return cls(int(match["game"]), int(match["seq"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_private(interaction, self.game, self.seq)
+        await _play(interaction).on_private(interaction, self.game, self.seq)
 
 
 class UndoButton(
@@ -118,22 +132,65 @@ class UndoButton(
         return cls(int(match["game"]), int(match["seq"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_undo_component(interaction, self.game, self.seq)
+        await _play(interaction).on_undo(interaction, self.game, self.seq)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ada:h:(?P<game>\d+)"):
-    def __init__(self, game: int, item: discord.ui.Button[Any] | None = None):
-        super().__init__(item or discord.ui.Button(custom_id=ui.cid_hand(game)))
-        self.game = game
+class GroupButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:g:(?P<game>\d+):(?P<seq>\d+):(?P<group>\d+)",
+):
+    def __init__(self, game: int, seq: int, group: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_group(game, seq, group)))
+        self.game, self.seq, self.group = game, seq, group
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
-    ) -> HandButton:
-        return cls(int(match["game"]), item)
+    ) -> GroupButton:
+        return cls(int(match["game"]), int(match["seq"]), int(match["group"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_hand(interaction, self.game)
+        await _play(interaction).on_group(interaction, self.game, self.seq, self.group)
+
+
+class BackButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:b:(?P<game>\d+):(?P<seq>\d+)",
+):
+    def __init__(self, game: int, seq: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_back(game, seq)))
+        self.game, self.seq = game, seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> BackButton:
+        return cls(int(match["game"]), int(match["seq"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _play(interaction).on_group(interaction, self.game, self.seq, None)
+
+
+class InfoButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:(?P<what>[hmv]):(?P<game>\d+)",
+):
+    """My hand (h), My Mill (m), the full board (v): private answers."""
+
+    def __init__(self, what: str, game: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=f"ada:{what}:{game}"))
+        self.what, self.game = what, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> InfoButton:
+        return cls(match["what"], int(match["game"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        info = _info(interaction)
+        handler = {"h": info.on_hand, "m": info.on_mill, "v": info.on_board}[self.what]
+        await handler(interaction, self.game)
 
 
 class LobbyButton(
@@ -151,7 +208,7 @@ class LobbyButton(
         return cls(match["action"], int(match["game"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_lobby_button(interaction, self.action, self.game)
+        await _lobby(interaction).on_lobby_button(interaction, self.action, self.game)
 
 
 DYNAMIC_ITEMS = (
@@ -160,6 +217,8 @@ DYNAMIC_ITEMS = (
     PageButton,
     PrivateButton,
     UndoButton,
-    HandButton,
+    GroupButton,
+    BackButton,
+    InfoButton,
     LobbyButton,
 )

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import discord
 
@@ -27,6 +28,11 @@ class BotConfig:
     test_guild: int | None = None
     """Sync the commands to this guild only (immediate), instead of globally."""
     store: Store | None = None
+    games: Any = None
+    """The game service the cogs share (cogs.service.GameService), made at start-up."""
+    group: Any = None
+    admin_group: Any = None
+    """The ``/ada`` and ``/ada-admin`` command groups the cogs put their commands in."""
 
     def now(self) -> datetime:
         return self.clock()

@@ -1,108 +1,109 @@
-"""Images for the bot: the real renderer (``render``) when it is there, a small placeholder otherwise.
+"""Images for the bot: the renderer (``render``) behind a small cache, run off the event loop.
 
-Every function here is blocking (Pillow): call it through ``asyncio.to_thread`` (see
-``render_turn_images``), never on the event loop.
+Every image is named ("board", "mill", "focus", "scorepad") and keyed by a digest of exactly what
+it shows for its viewer (``render.image_key``), so an image that did not change is neither drawn
+nor uploaded again. Renderers draw from the viewer's view of the state: nothing hidden from that
+viewer can appear in the picture.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
+import hashlib
+import json
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import render
 from engine import GameState
 
 log = logging.getLogger(__name__)
 
-_warned: set[str] = set()
-
-
-def _renderer(name: str) -> Callable[..., bytes] | None:
-    """``render.<name>`` if the render package provides it (imported lazily, every call)."""
-    try:
-        import render
-    except Exception:  # pragma: no cover - the package always exists in this repo
-        return None
-    fn = getattr(render, name, None)
-    if fn is None and name not in _warned:
-        _warned.add(name)
-        log.warning("render.%s is not available yet: using a placeholder image", name)
-    return fn
-
-
-def placeholder_png(title: str, lines: list[str]) -> bytes:
-    """A tiny PNG with a few lines of text (stands in until the renderer lands)."""
-    from PIL import Image, ImageDraw
-
-    width, height = 480, 40 + 18 * len(lines)
-    img = Image.new("RGB", (width, height), (245, 238, 222))
-    draw = ImageDraw.Draw(img)
-    draw.rectangle([0, 0, width - 1, height - 1], outline=(120, 90, 60), width=2)
-    draw.text((12, 10), title, fill=(60, 30, 10))
-    for i, line in enumerate(lines):
-        draw.text((12, 34 + 18 * i), line[:76], fill=(30, 30, 30))
-    buf = io.BytesIO()
-    img.save(buf, "PNG", optimize=False)
-    return buf.getvalue()
-
-
-def _try(name: str, *args: Any, **kwargs: Any) -> bytes | None:
-    """The real renderer's image, or None (not there yet, or it failed: logged)."""
-    fn = _renderer(name)
-    if fn is None:
-        return None
-    try:
-        return fn(*args, **kwargs)
-    except Exception:
-        log.exception("render.%s failed: using a placeholder image", name)
-        return None
+CACHE_SIZE = 96  # a few images per game for the games moving at once
 
 
 def board_png(state: GameState, viewer: int | None = None) -> bytes:
-    data = _try("board_png", state, viewer=viewer)
-    if data is not None:
-        return data
-    lines = [f"Round {state.round}" + ("  (end triggered)" if state.end_triggered else "")]
-    for s, space in enumerate(state.workshop):
-        lines.append(f"Workshop {s + 1}: {' '.join(space) or '-'}")
-    return placeholder_png("Ada's Dream - board", lines)
+    return render.board_png(state, viewer=viewer)
 
 
 def mill_png(state: GameState, seat: int, viewer: int | None = None) -> bytes:
-    data = _try("mill_png", state, seat, viewer=viewer)
-    if data is not None:
-        return data
-    p = state.players[seat]
-    lines = [
-        f"£{p.money}  coal {p.coal}  brass {p.brass}  books {p.books}  innovation {p.innovation}",
-        "Store: " + " ".join(d or "." for d in p.store),
-    ]
-    for row in range(3):
-        lines.append("Mill: " + " ".join(d or ".." for d in p.mill[row * 3 : row * 3 + 3]))
-    return placeholder_png(f"Mill of {p.name}", lines)
+    return render.mill_png(state, seat, viewer=viewer)
+
+
+def focus_png(state: GameState, viewer: int | None = None) -> bytes:
+    """The picture of what the current decision is about (the board until render has one)."""
+    fn = getattr(render, "focus_png", None)
+    return fn(state, viewer=viewer) if fn is not None else render.board_png(state, viewer=viewer)
 
 
 def scorepad_png(state: GameState) -> bytes:
-    data = _try("scorepad_png", state)
-    if data is not None:
-        return data
-    from engine.scoring import CATEGORIES
-
-    scores = state.final_scores()
-    lines = [
-        f"{cat[:18]:<18}" + "".join(f"{row[cat]:>8}" for row in scores)
-        for cat in [*CATEGORIES, "Total"]
-    ]
-    header = f"{'':<18}" + "".join(f"{n[:7]:>8}" for n in state.seat_names)
-    return placeholder_png("Ada's Dream - final scores", [header, *lines])
+    return render.scorepad_png(state)
 
 
-async def render(fn: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
-    """Run a renderer off the event loop. A failing renderer is logged, never fatal."""
+IMAGE_NAMES = ("board", "mill", "focus", "scorepad")
+
+
+def image_key(name: str, state: GameState, *args: Any) -> str:
+    """Digest of what image ``name`` shows (``args``: its seat/viewer arguments)."""
+    fn = getattr(render, "image_key", None)
+    if fn is not None:
+        return str(fn(name, state, *args))
+    viewer = args[-1] if args else None
+    view = state.view(viewer)
+    for volatile in ("log", "history", "undo_floor"):
+        view.pop(volatile, None)
+    text = json.dumps([name, list(args), view], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    key: str
+    data: bytes | None  # None: rendering failed (logged)
+    filename: str
+
+
+class Images:
+    """Renders images in worker threads, a few at a time, and keeps the recent ones by key."""
+
+    def __init__(self, enabled: bool = True, slots: int = 2) -> None:
+        self.enabled = enabled
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
+        self._slots = asyncio.Semaphore(slots)
+        self.rendered = 0
+
+    async def get(self, name: str, state: GameState, *args: Any) -> Image | None:
+        """The image ``name`` for ``state`` (None when images are switched off)."""
+        if not self.enabled:
+            return None
+        key = f"{name}-{image_key(name, state, *args)}"
+        data = self._cache.get(key)
+        if data is None:
+            renderer = globals()[f"{name}_png"]  # looked up per call, so tests can wrap it
+            data = await render_off_loop(renderer, state, *args, slots=self._slots)
+            if data is None:
+                return Image(key, None, f"{name}.png")
+            self.rendered += 1
+            self._cache[key] = data
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return Image(key, data, f"{name}.png")
+
+
+async def render_off_loop(
+    fn: Callable[..., bytes], *args: Any, slots: asyncio.Semaphore | None = None
+) -> bytes | None:
+    """Run a renderer in a worker thread. A failing renderer is logged, never fatal."""
     try:
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        if slots is None:
+            return await asyncio.to_thread(fn, *args)
+        async with slots:  # first come, first served when many games move at once
+            return await asyncio.to_thread(fn, *args)
     except Exception:
         log.exception("rendering %s failed", getattr(fn, "__name__", fn))
         return None

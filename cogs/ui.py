@@ -1,39 +1,54 @@
-"""Message building for the game: custom ids, component layouts, embeds and texts.
+"""Message building for the game: custom ids, how a decision's choices are laid out, and the
+messages themselves (Discord's Components V2 layouts, built from the state alone).
 
-Every component's ``custom_id`` carries the game id and the decision's sequence number, so a
-click on an old message is recognised from the id alone, and the handlers
+Every component's ``custom_id`` carries the game id (and, for a decision, its sequence number),
+so a click on an old message is recognised from the id alone, and the handlers
 (``cogs.components``: ``discord.ui.DynamicItem`` subclasses) keep working after a restart:
 
     ada:c:<game>:<seq>:<idx>      a choice button (idx = position in decision.choices)
     ada:s:<game>:<seq>:<offset>   a choice select; its values are choice indexes
-    ada:pg:<game>:<seq>:<page>    show another page of choices (more than 100 choices)
-    ada:p:<game>:<seq>            "Show my choices": a private decision, answered ephemerally
+    ada:g:<game>:<seq>:<group>    show one group of choices (area first, then target)
+    ada:b:<game>:<seq>            back to all the groups
+    ada:pg:<game>:<seq>:<page>    (messages from before groups existed) another page of choices
+    ada:p:<game>:<seq>            "Show my choices": a decision about the hand, answered privately
     ada:u:<game>:<seq>            undo the last choice
-    ada:h:<game>                  show my hand (ephemeral)
+    ada:h:<game>                  my hand (private)
+    ada:m:<game>                  my Mill (private)
+    ada:v:<game>                  the full board (private)
     ada:l:<action>:<game>         lobby: join, leave, ai, start, cancel
 
-Layout: a decision with at most 20 choices shows buttons (4 rows of 5); more choices show up to
-four select menus of 25 (100 per page) and page buttons. The last row holds Undo / My hand.
+A turn message reads top to bottom: whose turn it is and what they must decide, in one line;
+what happened since that player's last turn, one line per turn; the picture of what the decision
+is about; then the choices, and a row of Undo / My hand / My Mill / Board. When the turn passes,
+the message shrinks to one line of what was played (``record_layout``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
+from cogs import digest
+from cogs.text import one_line, shorten
 from engine import Decision, GameState
 from engine import board as B
+from engine import content as C
 from store import GameRecord, SeatRecord
 
-BUTTON_MAX = 20
+BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in menus
 PER_SELECT = 25
-SELECTS_PER_PAGE = 4
-PAGE_SIZE = PER_SELECT * SELECTS_PER_PAGE
-LOG_LINES = 6
+PAGE_SIZE = 100  # (legacy page buttons)
+TEXT_MAX = 3800  # Components V2: at most 4,000 characters of text in a message
+DIGEST_MAX = 2200
+TURN_LINE = 280
 
-#: Decisions about the player's hand: their choices are shown only to that player.
-COLOURS = [0x2E86C1, 0xC0392B, 0x27AE60, 0x8E44AD]
+COLOURS = [0xC0392B, 0x27AE60, 0x2E86C1, 0x8E44AD]  # seat colours, as on the board images
+QUIET = ("skip", "done", "pass")
+
+
+# ------------------------------------------------------------------------------- custom ids
 
 
 def cid_choice(game: int, seq: int, idx: int) -> str:
@@ -42,6 +57,14 @@ def cid_choice(game: int, seq: int, idx: int) -> str:
 
 def cid_select(game: int, seq: int, offset: int) -> str:
     return f"ada:s:{game}:{seq}:{offset}"
+
+
+def cid_group(game: int, seq: int, group: int) -> str:
+    return f"ada:g:{game}:{seq}:{group}"
+
+
+def cid_back(game: int, seq: int) -> str:
+    return f"ada:b:{game}:{seq}"
 
 
 def cid_page(game: int, seq: int, page: int) -> str:
@@ -60,32 +83,44 @@ def cid_hand(game: int) -> str:
     return f"ada:h:{game}"
 
 
+def cid_mill(game: int) -> str:
+    return f"ada:m:{game}"
+
+
+def cid_board(game: int) -> str:
+    return f"ada:v:{game}"
+
+
 def cid_lobby(action: str, game: int) -> str:
     return f"ada:l:{action}:{game}"
 
 
-def truncate(text: str, limit: int) -> str:
-    """Cut ``text`` to ``limit`` characters, at a word boundary when one is near, with an ellipsis."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit * 0.6:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:(") + "…"
+# ------------------------------------------------------------------------------- names
+
+
+def seat_name(seat: SeatRecord | None) -> str:
+    """A seat's name as shown: AI seats marked once (older games stored "Name (AI)")."""
+    if seat is None:
+        return "?"
+    if seat.is_ai and not seat.name.endswith("(AI)"):
+        return f"{seat.name} (AI)"
+    return seat.name
+
+
+def mention_of(seat: SeatRecord | None) -> str:
+    if seat is None:
+        return "?"
+    return seat_name(seat) if seat.is_ai or seat.user_id is None else f"<@{seat.user_id}>"
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
 def is_private(state: GameState) -> bool:
     """Would showing this decision's choices reveal the deciding player's hand?"""
     dec = state.decision
-    if dec is None:
-        return False
-    if dec.private:  # the engine flags decisions that list hand cards
-        return True
-    # and, to be safe, any choice that names a card in hand
-    hand = set(state.players[dec.player].hand)
-    return any(part in hand for c in dec.choices for part in c.id.split(":"))
+    return dec is not None and dec.private
 
 
 def hand_text(state: GameState, seat: int) -> str:
@@ -95,167 +130,380 @@ def hand_text(state: GameState, seat: int) -> str:
     lines = []
     for card in p.hand:
         info = B.PARTNER[card]
-        lines.append(f"• **{info['name']}**: {truncate(str(info.get('text', '')), 160)}")
+        lines.append(f"• **{info['name']}**: {one_line(str(info.get('text', '')), 160)}")
     return f"Your hand ({len(p.hand)} Partner cards):\n" + "\n".join(lines)
 
 
-def seat_label(seat: SeatRecord) -> str:
-    if seat.is_ai:
-        return f"{seat.name} (AI)"
-    return f"{seat.name} (<@{seat.user_id}>)"
+# ------------------------------------------------------------------------------- choice layout
 
 
-def mention_of(seat: SeatRecord | None) -> str:
-    if seat is None:
-        return "?"
-    return seat.name if seat.is_ai or seat.user_id is None else f"<@{seat.user_id}>"
+@dataclass(frozen=True, slots=True)
+class Group:
+    label: str
+    indexes: tuple[int, ...]
 
 
-def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+def _group_key(state: GameState, kind: str, choice_id: str, label: str) -> str | None:
+    """The group a choice belongs to, for the decisions that can have many choices."""
+    parts = choice_id.split(":")
+    if kind in ("turn", "ws_adjust", "swap_with") and parts[0] in ("ws", "adj"):
+        return f"Workshop space {int(parts[1]) + 1}"
+    if kind == "turn" and parts[0] == "act":
+        return "A Store die for its Action"
+    if kind == "pips" and parts[0] == "pip":
+        return label.split(")")[0] + ")"
+    if kind == "travel_move" and parts[0] == "go":
+        cost = B.TRAVEL_COST[state.me.city][parts[1]]
+        return f"Travel for £{cost}"
+    if kind in ("lecture", "lower_space") and parts[0] in ("lec", "low") and parts[1].isdigit():
+        return str(C.INSTITUTIONS[int(parts[1])]["name"])
+    head, sep, _ = label.partition(": ")
+    return head if sep and len(head) <= 40 else None
 
 
-# ------------------------------------------------------------------------------- views
+def choice_layout(state: GameState) -> tuple[list[int], list[Group]]:
+    """How the current decision's choices are offered: (indexes shown as buttons, groups).
+
+    Up to ``BUTTON_MAX`` choices are buttons. More are grouped (area first, then target) when
+    the decision's choices fall into 2 to ``BUTTON_MAX`` groups; "skip"-like choices then stay
+    buttons beside the groups. Otherwise there are no buttons and the groups are plain runs of
+    25 shown as menus.
+    """
+    dec = state.decision
+    assert dec is not None
+    n = len(dec.choices)
+    if n <= BUTTON_MAX:
+        return list(range(n)), []
+    direct = [i for i, c in enumerate(dec.choices) if c.id in QUIET]
+    keyed: dict[str, list[int]] = {}
+    for i, c in enumerate(dec.choices):
+        if i in direct:
+            continue
+        key = _group_key(state, dec.kind, c.id, c.label)
+        if key is None:
+            keyed = {}
+            break
+        keyed.setdefault(key, []).append(i)
+    if 2 <= len(keyed) <= BUTTON_MAX - len(direct):
+        return direct, [Group(k, tuple(v)) for k, v in keyed.items()]
+    runs = [tuple(range(lo, min(n, lo + PER_SELECT))) for lo in range(0, n, PER_SELECT)]
+    return [], [Group(f"Choices {r[0] + 1}–{r[-1] + 1} of {n}", r) for r in runs]
 
 
-def _stopped(view: discord.ui.View) -> discord.ui.View:
+def _choice_button(
+    game: int, seq: int, dec: Decision, i: int
+) -> discord.ui.Button[discord.ui.LayoutView]:
+    c = dec.choices[i]
+    quiet = c.id in QUIET
+    return discord.ui.Button(
+        label=one_line(f"{i + 1}. {c.label}", 80),
+        style=discord.ButtonStyle.secondary if quiet else discord.ButtonStyle.primary,
+        custom_id=cid_choice(game, seq, i),
+    )
+
+
+def _select(
+    game: int, seq: int, dec: Decision, indexes: Sequence[int], placeholder: str
+) -> discord.ui.Select[discord.ui.LayoutView]:
+    options = []
+    for i in indexes:
+        label = f"{i + 1}. {' '.join(dec.choices[i].label.split())}"
+        rest = label[95:] if len(label) > 100 else ""
+        options.append(
+            discord.SelectOption(
+                label=one_line(label, 100),
+                value=str(i),
+                description=one_line("…" + rest, 100) if rest else None,
+            )
+        )
+    return discord.ui.Select(
+        custom_id=cid_select(game, seq, indexes[0]),
+        placeholder=one_line(placeholder, 150),
+        options=options,
+    )
+
+
+def _rows(
+    items: Sequence[discord.ui.Item[discord.ui.LayoutView]],
+) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """Buttons five to a row; a select alone in its row."""
+    rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = []
+    for item in items:
+        if (
+            isinstance(item, discord.ui.Select)
+            or not rows
+            or len(rows[-1].children) >= 5
+            or isinstance(rows[-1].children[0], discord.ui.Select)
+        ):
+            rows.append(discord.ui.ActionRow())
+        rows[-1].add_item(item)
+    return rows
+
+
+def choice_items(
+    game: int, seq: int, state: GameState, group: int | None = None
+) -> list[discord.ui.Item[discord.ui.LayoutView]]:
+    """The components that offer the decision's choices (one group opened, or the overview)."""
+    dec = state.decision
+    assert dec is not None
+    direct, groups = choice_layout(state)
+    items: list[discord.ui.Item[discord.ui.LayoutView]] = []
+    if group is not None and 0 <= group < len(groups):
+        g = groups[group]
+        if len(g.indexes) <= BUTTON_MAX:
+            items += [_choice_button(game, seq, dec, i) for i in g.indexes]
+        else:
+            for lo in range(0, len(g.indexes), PER_SELECT):
+                chunk = g.indexes[lo : lo + PER_SELECT]
+                items.append(_select(game, seq, dec, chunk, g.label))
+        items.append(
+            discord.ui.Button(
+                label="◀ All choices",
+                style=discord.ButtonStyle.secondary,
+                custom_id=cid_back(game, seq),
+            )
+        )
+        return items
+    items += [_choice_button(game, seq, dec, i) for i in direct]
+    if groups and not direct and all(g.label.startswith("Choices ") for g in groups):
+        items += [_select(game, seq, dec, g.indexes, g.label) for g in groups[:4]]
+    else:
+        items += [
+            discord.ui.Button(
+                label=one_line(f"{g.label} ({len(g.indexes)}) ▸", 80),
+                style=discord.ButtonStyle.success,
+                custom_id=cid_group(game, seq, k),
+            )
+            for k, g in enumerate(groups)
+        ]
+    return items
+
+
+def control_items(
+    game: int, seq: int, state: GameState, *, private: bool = False
+) -> list[discord.ui.Item[discord.ui.LayoutView]]:
+    items: list[discord.ui.Item[discord.ui.LayoutView]] = []
+    if state.can_undo():
+        items.append(
+            discord.ui.Button(
+                label="Undo", style=discord.ButtonStyle.danger, custom_id=cid_undo(game, seq)
+            )
+        )
+    if not private:
+        items.append(
+            discord.ui.Button(
+                label="My hand", style=discord.ButtonStyle.secondary, custom_id=cid_hand(game)
+            )
+        )
+        items.append(
+            discord.ui.Button(
+                label="My Mill", style=discord.ButtonStyle.secondary, custom_id=cid_mill(game)
+            )
+        )
+        items.append(
+            discord.ui.Button(
+                label="Board", style=discord.ButtonStyle.secondary, custom_id=cid_board(game)
+            )
+        )
+    return items
+
+
+# ------------------------------------------------------------------------------- texts
+
+
+def digest_text(state: GameState, seat: int) -> str:
+    """What happened since ``seat``'s last turn, one line per turn (the whole interval)."""
+    turns = digest.since_last_turn(state, seat)
+    if not turns:
+        return ""
+    names = state.seat_names
+    limit = TURN_LINE
+    while True:
+        lines = [
+            f"• **{names[t.seat]}** (round {t.round}): {digest.summary(t, limit)}" for t in turns
+        ]
+        text = f"**Since {names[seat]}'s last turn**\n" + "\n".join(lines)
+        if len(text) <= DIGEST_MAX or limit <= 80:
+            return shorten(text, DIGEST_MAX)
+        limit -= 40
+
+
+def record_text(state: GameState, turn: digest.Turn) -> str:
+    """An old turn message's one or two lines: what that turn played."""
+    name = state.seat_names[turn.seat]
+    return f"-# Round {turn.round} · **{name}**: {digest.summary(turn, 240)}"
+
+
+def finished_turn(state: GameState) -> digest.Turn | None:
+    """The last turn that is over (the one a turn message that has just passed was about)."""
+    turns = digest.turns(state)
+    if (
+        turns
+        and not state.is_over
+        and turns[-1].seat == state.current
+        and digest.current_turn(state)
+    ):
+        turns = turns[:-1]
+    return turns[-1] if turns else None
+
+
+def headline(rec: GameRecord, state: GameState) -> str:
+    dec = state.decision
+    assert dec is not None
+    seat = rec.seat_at(dec.player)
+    name = seat_name(seat)
+    who = mention_of(seat)
+    title = f"### Game #{rec.id} · round {state.round} · {name}'s turn"
+    if seat is not None and seat.is_ai:
+        return f"{title}\n{name} is playing…"
+    if dec.private:
+        return (
+            f"{title}\n{who}: a decision about your hand, shown only to you: **Show my choices**."
+        )
+    return f"{title}\n{who}: **{dec.prompt}**"
+
+
+def seat_colour(seat: int) -> int:
+    return COLOURS[seat % len(COLOURS)]
+
+
+def turn_layout(
+    rec: GameRecord,
+    state: GameState,
+    seq: int,
+    *,
+    image: str | None,
+    group: int | None = None,
+    note: str | None = None,
+) -> discord.ui.LayoutView:
+    """The public turn message: headline, digest, this turn so far, picture, choices, controls."""
+    dec = state.decision
+    assert dec is not None
+    parts = [headline(rec, state)]
+    digest_part = digest_text(state, dec.player)
+    now = digest.current_turn(state)
+    texts = [parts[0]]
+    if digest_part:
+        texts.append(digest_part)
+    if now is not None:
+        texts.append(f"**This turn so far:** {digest.summary(now, 500)}")
+    if note:
+        texts.append(f"_{note}_")
+    container = discord.ui.Container(accent_colour=seat_colour(dec.player))
+    budget = TEXT_MAX
+    for text in texts:
+        text = shorten(text, budget)
+        budget -= len(text)
+        container.add_item(discord.ui.TextDisplay(text))
+    if image:
+        container.add_item(
+            discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}"))
+        )
+    container.add_item(discord.ui.Separator())
+    seat = rec.seat_at(dec.player)
+    if seat is not None and not seat.is_ai:
+        if dec.private:
+            mine: list[discord.ui.Item[discord.ui.LayoutView]] = [
+                discord.ui.Button(
+                    label="Show my choices (private)",
+                    style=discord.ButtonStyle.success,
+                    custom_id=cid_private(rec.id, seq),
+                )
+            ]
+        else:
+            mine = choice_items(rec.id, seq, state, group)
+        for row in _rows(mine):
+            container.add_item(row)
+    for row in _rows(control_items(rec.id, seq, state)):
+        container.add_item(row)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return _stopped(view)
+
+
+def private_layout(
+    rec: GameRecord,
+    state: GameState,
+    seq: int,
+    seat: int,
+    *,
+    done: str | None = None,
+    group: int | None = None,
+) -> discord.ui.LayoutView:
+    """The deciding player's own (ephemeral) message for a decision about their hand."""
+    dec = state.decision
+    assert dec is not None
+    head = f"✅ You chose: {one_line(done, 300)}\n" if done else ""
+    container = discord.ui.Container(accent_colour=seat_colour(seat))
+    container.add_item(
+        discord.ui.TextDisplay(f"{head}**{dec.prompt}**\n\n{hand_text(state, seat)}"[:TEXT_MAX])
+    )
+    for row in _rows(
+        choice_items(rec.id, seq, state, group) + control_items(rec.id, seq, state, private=True)
+    ):
+        container.add_item(row)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return _stopped(view)
+
+
+def text_layout(text: str, *, colour: int | None = None) -> discord.ui.LayoutView:
+    """A message of text only (an old turn's record, a note), with no controls."""
+    view = discord.ui.LayoutView(timeout=None)
+    if colour is None:
+        view.add_item(discord.ui.TextDisplay(shorten(text, TEXT_MAX)))
+    else:
+        view.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay(shorten(text, TEXT_MAX)), accent_colour=colour
+            )
+        )
+    return _stopped(view)
+
+
+def image_layout(text: str, image: str | None) -> discord.ui.LayoutView:
+    """Private information: a line of text and a picture."""
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(shorten(text, TEXT_MAX)))
+    if image:
+        view.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
+    return _stopped(view)
+
+
+def _stopped(view: discord.ui.BaseView) -> discord.ui.BaseView:  # type: ignore[name-defined]
     """Our components are handled by dynamic items; a stopped view is never stored by discord.py."""
     view.stop()
     return view
 
 
-def choice_items(
-    game: int, seq: int, dec: Decision, page: int = 0
-) -> tuple[list[discord.ui.Item[discord.ui.View]], int]:
-    """The components for the choices of ``dec`` (page ``page``) and the number of pages."""
-    items: list[discord.ui.Item[discord.ui.View]] = []
-    choices = dec.choices
-    if len(choices) <= BUTTON_MAX:
-        for i, c in enumerate(choices):
-            style = (
-                discord.ButtonStyle.secondary
-                if c.id in ("skip", "done", "pass")
-                else discord.ButtonStyle.primary
-            )
-            items.append(
-                discord.ui.Button(
-                    label=truncate(f"{i + 1}. {c.label}", 80),
-                    style=style,
-                    custom_id=cid_choice(game, seq, i),
-                    row=i // 5,
-                )
-            )
-        return items, 1
-    pages = (len(choices) + PAGE_SIZE - 1) // PAGE_SIZE
-    page = max(0, min(page, pages - 1))
-    start = page * PAGE_SIZE
-    for row, offset in enumerate(range(start, min(start + PAGE_SIZE, len(choices)), PER_SELECT)):
-        chunk = choices[offset : offset + PER_SELECT]
-        options = []
-        for j, c in enumerate(chunk):
-            label = f"{offset + j + 1}. {c.label}"
-            rest = label[95:] if len(label) > 100 else ""
-            options.append(
-                discord.SelectOption(
-                    label=truncate(label, 100),
-                    value=str(offset + j),
-                    description=truncate("…" + rest, 100) if rest else None,
-                )
-            )
-        items.append(
-            discord.ui.Select(
-                custom_id=cid_select(game, seq, offset),
-                placeholder=truncate(
-                    f"Choices {offset + 1}–{offset + len(chunk)} of {len(choices)}", 150
-                ),
-                options=options,
-                row=row,
-            )
-        )
-    return items, pages
+def empty_view() -> discord.ui.View:
+    return _stopped(discord.ui.View(timeout=None))  # type: ignore[return-value]
 
 
-def turn_view(
-    game: int,
-    seq: int,
-    state: GameState,
-    *,
-    page: int = 0,
-    private_ok: bool = False,
-) -> discord.ui.View:
-    """Components of a turn message (``private_ok``: this is the deciding player's own
-    ephemeral message, so hand decisions may show their choices)."""
-    view = discord.ui.View(timeout=None)
-    dec = state.decision
-    if dec is None:
-        return _stopped(view)
-    controls: list[discord.ui.Item[discord.ui.View]] = []
-    if is_private(state) and not private_ok:
-        view.add_item(
-            discord.ui.Button(
-                label="Show my choices (private)",
-                style=discord.ButtonStyle.success,
-                custom_id=cid_private(game, seq),
-                row=0,
-            )
-        )
-    else:
-        items, pages = choice_items(game, seq, dec, page)
-        for item in items:
-            view.add_item(item)
-        if pages > 1:
-            if page > 0:
-                controls.append(
-                    discord.ui.Button(label="◀ Previous", custom_id=cid_page(game, seq, page - 1))
-                )
-            if page < pages - 1:
-                controls.append(
-                    discord.ui.Button(label="Next ▶", custom_id=cid_page(game, seq, page + 1))
-                )
-    if state.can_undo():
-        controls.append(
-            discord.ui.Button(
-                label="Undo", style=discord.ButtonStyle.danger, custom_id=cid_undo(game, seq)
-            )
-        )
-    if not private_ok:
-        controls.append(discord.ui.Button(label="My hand", custom_id=cid_hand(game)))
-    for item in controls:
-        item.row = 4
-        view.add_item(item)
-    return _stopped(view)
+# ------------------------------------------------------------------------------- lobby and end
 
 
 def lobby_view(game: int, *, open_: bool = True) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if open_:
-        view.add_item(
-            discord.ui.Button(
-                label="Join", style=discord.ButtonStyle.success, custom_id=cid_lobby("join", game)
+        buttons = [
+            ("Join", discord.ButtonStyle.success, "join"),
+            ("Leave", discord.ButtonStyle.secondary, "leave"),
+            ("Add AI", discord.ButtonStyle.secondary, "ai"),
+            ("Start", discord.ButtonStyle.primary, "start"),
+            ("Cancel", discord.ButtonStyle.danger, "cancel"),
+        ]
+        for label, style, action in buttons:
+            view.add_item(
+                discord.ui.Button(label=label, style=style, custom_id=cid_lobby(action, game))
             )
-        )
-        view.add_item(discord.ui.Button(label="Leave", custom_id=cid_lobby("leave", game)))
-        view.add_item(discord.ui.Button(label="Add AI", custom_id=cid_lobby("ai", game)))
-        view.add_item(
-            discord.ui.Button(
-                label="Start", style=discord.ButtonStyle.primary, custom_id=cid_lobby("start", game)
-            )
-        )
-        view.add_item(
-            discord.ui.Button(
-                label="Cancel",
-                style=discord.ButtonStyle.danger,
-                custom_id=cid_lobby("cancel", game),
-            )
-        )
-    return _stopped(view)
+    return _stopped(view)  # type: ignore[return-value]
 
 
-def empty_view() -> discord.ui.View:
-    return _stopped(discord.ui.View(timeout=None))
-
-
-# ------------------------------------------------------------------------------- texts
+def seat_label(seat: SeatRecord) -> str:
+    if seat.is_ai:
+        return f"{seat_name(seat)}" + (f" · {seat.ai_policy}" if seat.ai_policy else "")
+    return f"{seat.name} (<@{seat.user_id}>)"
 
 
 def lobby_embed(rec: GameRecord) -> discord.Embed:
@@ -263,23 +511,25 @@ def lobby_embed(rec: GameRecord) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {seat_label(s)}" for i, s in enumerate(rec.seats)) or "nobody yet"
     status = {
         "lobby": "Waiting for players: **Join**, then the creator presses **Start**.",
+        "active": "The game is on: follow the turn messages below.",
+        "finished": "This game is over.",
         "cancelled": "This game was cancelled.",
     }.get(rec.status, f"Status: {rec.status}.")
+    hours = rec.options.get("reminder_hours")
+    details = [f"Created by <@{rec.creator_id}>"]
+    if hours:
+        details.append(f"reminders after {hours:g} h")
+    details.append("seat order and first player are drawn at the start")
     embed = discord.Embed(
         title=f"Ada's Dream — game #{rec.id}",
-        description=f"{status}\nSeats ({len(rec.seats)}/{cap}):\n{seats}",
+        description=f"{status}\nSeats ({len(rec.seats)}/{cap}):\n{seats}\n\n-# "
+        + " · ".join(details),
         colour=0xB9770E,
-    )
-    hours = rec.options.get("reminder_hours")
-    embed.set_footer(
-        text=f"Created by user {rec.creator_id}"
-        + (f" · reminders after {hours:g} h" if hours else "")
-        + " · seat order and first player are drawn at the start"
     )
     return embed
 
 
-def recent_log(state: GameState, lines: int = LOG_LINES, limit: int = 1000) -> str:
+def recent_log(state: GameState, lines: int = 12, limit: int = 1000) -> str:
     out: list[str] = []
     size = 0
     for line in reversed(state.log[-lines:]):
@@ -288,61 +538,6 @@ def recent_log(state: GameState, lines: int = LOG_LINES, limit: int = 1000) -> s
             break
         out.append(f"• {line}")
     return "\n".join(reversed(out)) or "—"
-
-
-def choices_listing(dec: Decision, limit: int = 2400) -> str:
-    """The full labels, numbered (buttons truncate at 80 characters)."""
-    out = []
-    size = 0
-    for i, c in enumerate(dec.choices):
-        line = f"`{i + 1}` {c.label}"
-        size += len(line) + 1
-        if size > limit:
-            out.append(f"… and {len(dec.choices) - i} more in the menus")
-            break
-        out.append(line)
-    return "\n".join(out)
-
-
-def turn_embeds(
-    rec: GameRecord,
-    state: GameState,
-    *,
-    board_file: str | None,
-    mill_file: str | None,
-    note: str | None = None,
-) -> list[discord.Embed]:
-    dec = state.decision
-    assert dec is not None
-    seat = rec.seat_at(dec.player)
-    name = state.players[dec.player].name
-    colour = COLOURS[dec.player % len(COLOURS)]
-    desc = [f"**What just happened**\n{recent_log(state)}", ""]
-    who = mention_of(seat)
-    desc.append(f"**{who} — {dec.prompt}**")
-    if is_private(state):
-        desc.append("This decision is about their hand: the choices are shown to them privately.")
-    elif len(dec.choices) > BUTTON_MAX:
-        # Select menus show each full label already: a list here would only repeat them.
-        desc.append(f"Pick one of the {len(dec.choices)} choices in the menus below.")
-    else:
-        desc.append(choices_listing(dec))
-    if note:
-        desc.append(f"\n_{note}_")
-    embed = discord.Embed(
-        title=f"Game #{rec.id} · round {state.round} · {name}'s turn",
-        description=truncate("\n".join(desc), 4000),
-        colour=colour,
-    )
-    if board_file:
-        embed.set_image(url=f"attachment://{board_file}")
-    embed.set_footer(text=f"Decision {len(state.history)} · type a move with /ada play · /ada help")
-    embeds = [embed]
-    if mill_file:
-        mill = discord.Embed(title=f"Mill of {name}", colour=colour)
-        mill.set_image(url=f"attachment://{mill_file}")
-        embeds.append(mill)
-    return embeds
 
 
 def final_embed(rec: GameRecord, state: GameState, scorepad_file: str | None) -> discord.Embed:
@@ -366,7 +561,3 @@ def final_embed(rec: GameRecord, state: GameState, scorepad_file: str | None) ->
     if scorepad_file:
         embed.set_image(url=f"attachment://{scorepad_file}")
     return embed
-
-
-def seat_names(rec: GameRecord) -> Sequence[str]:
-    return [s.name for s in rec.seats_in_turn_order]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot import AdaBot, create_bot
+from offline.driver import Clicker
 
 
 @pytest.fixture
@@ -66,9 +67,8 @@ class Table:
         self.channel = self.guild.create_text_channel("games")
         self.members = {n: self.guild.add_member(env.create_user(n)) for n in names}
         self.by_id = {m.id: m for m in self.members.values()}
-        self.clicks = 0
+        self.clicker = Clicker(env)
         self.slashes = 0
-        self.selects = 0
 
     def __getattr__(self, name: str) -> Any:
         members = self.__dict__.get("members", {})
@@ -129,8 +129,6 @@ class Table:
 
     async def move(self, game: int, pick: Callable[[Any], int], *, slash: bool = False) -> Any:
         """The player to move makes one decision through Discord; returns the InteractionResult."""
-        from cogs import ui
-
         state, seq = await self.store.load_state(game)
         rec = await self.store.get_game(game)
         dec = state.decision
@@ -145,24 +143,13 @@ class Table:
             assert res.acknowledged and res.ephemeral, res
             return res
         target = await self.turn_message(game)
-        if ui.is_private(state):
-            res = await actor.click(target, custom_id=ui.cid_private(game, seq))
-            assert res.acknowledged and res.ephemeral, res
-            target = res.response
-        if len(dec.choices) <= ui.BUTTON_MAX:
-            self.clicks += 1
-            res = await actor.click(target, custom_id=ui.cid_choice(game, seq, idx))
-        else:
-            page = idx // ui.PAGE_SIZE
-            if page:
-                r = await actor.click(target, custom_id=ui.cid_page(game, seq, page))
-                assert r.acknowledged
-                target = r.response if r.response else target
-            self.selects += 1
-            offset = idx // ui.PER_SELECT * ui.PER_SELECT
-            res = await actor.select(target, [str(idx)], custom_id=ui.cid_select(game, seq, offset))
+        res = await self.clicker.choose(actor, self.thread(game), target, state, game, seq, idx)
         assert res.acknowledged, res
         return res
+
+    @property
+    def clicks(self) -> int:
+        return self.clicker.clicks
 
 
 @pytest.fixture

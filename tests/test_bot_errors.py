@@ -11,6 +11,7 @@ import discord
 
 from cogs import ui
 from engine import replay
+from offline.driver import custom_ids, texts
 
 
 async def consistent(table: Any, game: int) -> None:
@@ -38,25 +39,30 @@ async def press(actor: Any, msg: Any, cid: str) -> Any:
 
 def private_text(res: Any) -> str:
     assert res.acknowledged
-    texts = [f.content for f in res.followups if f.ephemeral]
+    found = [texts(f) for f in res.followups if f.ephemeral]
     if res.response is not None and res.response.ephemeral:
-        texts.append(res.response.content)
-    assert texts, f"no private answer in {res!r}"
-    return "\n".join(texts)
+        found.append(texts(res.response))
+    assert found, f"no private answer in {res!r}"
+    return "\n".join(found)
+
+
+def first_choice(msg: Any) -> str:
+    """The custom id of the first choice (or group) component of a turn message."""
+    return next(i for i in custom_ids(msg) if i.split(":")[1] in ("c", "s", "g", "p"))
 
 
 async def test_not_your_turn_and_outsider(table: Any) -> None:
     game = await table.new_game("alice", ("bob",))
     mover, other, state, seq = await who_moves(table, game)
     msg = await table.turn_message(game)
-    cid = msg.components[0].children[0].custom_id
+    cid = first_choice(msg)
     res = await press(other, msg, cid)
     assert "not your turn" in private_text(res)
     res = await press(table.carol, msg, cid)
     assert "not playing" in private_text(res)
     assert (await table.store.load_state(game))[1] == seq
     # the turn message was not touched
-    assert (await table.turn_message(game)).components[0].children[0].custom_id == cid
+    assert first_choice(await table.turn_message(game)) == cid
     await consistent(table, game)
 
 
@@ -86,16 +92,11 @@ async def test_double_click_applies_once(table: Any) -> None:
 
     game = await table.new_game("alice", ("bob",))
     mover, _other, state, seq = await who_moves(table, game)
-    cog = table.cog
+    games = table.env.bot.ada.games
     rec = await table.store.get_game(game)
-
-    class FakeInteraction:  # two clicks arriving together, as Discord may deliver them
-        user = discord.Object(mover.id)
-        id = 1
-
-    results = await asyncio.gather(
-        cog.play(FakeInteraction(), rec, seq, idx=0),
-        cog.play(FakeInteraction(), rec, seq, idx=0),
+    results = await asyncio.gather(  # two clicks arriving together, as Discord may deliver them
+        games.play(mover.id, rec, seq, idx=0),
+        games.play(mover.id, rec, seq, idx=0),
         return_exceptions=True,
     )
     errors = [r for r in results if isinstance(r, Exception)]
@@ -110,7 +111,7 @@ async def test_rest_failure_is_retried_then_reported(table: Any, caplog: Any) ->
     # one failure: logged and retried, the turn message is up to date
     table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
     table.env.inject_error("POST", "/channels/*/messages", status=500, times=1)
-    with caplog.at_level(logging.WARNING, logger="cogs.game"):
+    with caplog.at_level(logging.WARNING, logger="cogs.service"):
         await table.move(game, lambda d: 0)
         await table.move(game, lambda d: rng.randrange(len(d.choices)))
     assert any("retry" in r.getMessage() for r in caplog.records)
@@ -121,13 +122,13 @@ async def test_rest_failure_is_retried_then_reported(table: Any, caplog: Any) ->
     table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=None)
     table.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
     res = await table.move(game, lambda d: 0)
-    assert "was saved" in private_text(res)
+    assert "counted" in private_text(res)
     table.env.backend.faults.clear()
     state, seq2 = await table.store.load_state(game)
     assert seq2 == seq + 1
     # the old buttons are now stale: a click points to the current turn
     mover = table.by_id[(await table.store.get_game(game)).seat_at(state.decision.player).user_id]
-    stale_cid = old.components[0].children[0].custom_id
+    stale_cid = first_choice(old)
     stale_holder = next(m for m in table.members.values() if m.id != 0)
     for actor in (mover, stale_holder):
         res = await press(actor, old, stale_cid)
@@ -160,7 +161,7 @@ async def test_member_who_left_the_server(table: Any) -> None:
     mover, other, state, seq = await who_moves(table, game)
     table.guild.remove_member(mover)
     msg = await table.turn_message(game)
-    res = await press(other, msg, msg.components[0].children[0].custom_id)
+    res = await press(other, msg, first_choice(msg))
     assert "not your turn" in private_text(res)
     # the creator (or an admin) can end the game for everyone
     creator = table.alice if mover is not table.alice else None
@@ -172,7 +173,7 @@ async def test_member_who_left_the_server(table: Any) -> None:
     res = await creator.slash(table.thread(game), "ada cancel", game=game)
     assert "cancelled" in private_text(res)
     assert (await table.store.get_game(game)).status == "cancelled"
-    assert not (await table.turn_message(game)).components
+    assert not custom_ids(await table.turn_message(game))
     await consistent(table, game)
 
 
@@ -238,7 +239,7 @@ async def test_undo_within_the_turn(table: Any) -> None:
     state2, seq2 = await table.store.load_state(game)
     assert seq2 == seq - 1
     assert state2 == replay(await table.store.load_setup(game), state.history[:-1])
-    assert "taken back" in (await table.turn_message(game)).embeds[0].description
+    assert "taken back" in texts(await table.turn_message(game))
     await consistent(table, game)
 
 
@@ -254,49 +255,66 @@ async def test_private_decisions_stay_private(table: Any) -> None:
         raise AssertionError("no private decision reached")
     mover, other, state, seq = await who_moves(table, game)
     msg = await table.turn_message(game)
-    ids = [c.custom_id for row in msg.components for c in row.children]
+    ids = custom_ids(msg)
     assert ui.cid_private(game, seq) in ids
-    assert not any(i.startswith("ada:c:") or i.startswith("ada:s:") for i in ids)
-    public = (msg.content or "") + "".join(e.description or "" for e in msg.embeds)
+    assert not any(i.startswith(("ada:c:", "ada:s:", "ada:g:")) for i in ids)
+    public = texts(msg)
     for c in state.decision.choices:
         if c.id not in ("skip", "done"):
             assert c.label not in public
+    assert state.decision.prompt not in public  # "You may play a Partner card…" says too much
     res = await other.click(msg, custom_id=ui.cid_private(game, seq))
     assert "not your turn" in private_text(res)
     res = await mover.click(msg, custom_id=ui.cid_private(game, seq))
-    assert res.ephemeral and "Your hand" in res.response.content
+    assert "Your hand" in private_text(res)
     res = await other.click(msg, custom_id=ui.cid_hand(game))
     text = private_text(res)
     assert "Your hand" in text or "empty" in text
     # the other player's ephemeral hand is not in the thread for the mover
-    seen = [m.content for m in table.thread(game).history(viewer=mover)]
+    seen = [texts(m) for m in table.thread(game).history(viewer=mover)]
     assert text not in seen
 
 
-async def test_pages_past_one_hundred_choices(table: Any, monkeypatch: Any) -> None:
-    monkeypatch.setattr(ui, "PAGE_SIZE", 25)  # make the paging show up in an ordinary game
+async def test_many_choices_come_in_groups(table: Any) -> None:
     game = await table.new_game("alice", ("bob",))
     rng = random.Random(6)
     for _ in range(300):
         state, seq = await table.store.load_state(game)
-        if len(state.decision.choices) > 25 and not ui.is_private(state):
+        direct, groups = ui.choice_layout(state)
+        if len(groups) > 1 and not state.decision.private:
             break
-        await table.move(game, lambda d: rng.randrange(min(len(d.choices), 25)))
+        await table.move(game, lambda d: rng.randrange(len(d.choices)))
     else:
-        raise AssertionError("no decision with more than 25 choices")
+        raise AssertionError("no decision with grouped choices")
     mover, other, state, seq = await who_moves(table, game)
     msg = await table.turn_message(game)
-    res = await other.click(msg, custom_id=ui.cid_page(game, seq, 1))
+    ids = custom_ids(msg)
+    assert [ui.cid_group(game, seq, k) for k in range(len(groups))] == [
+        i for i in ids if i.startswith("ada:g:")
+    ]
+    res = await other.click(msg, custom_id=ui.cid_group(game, seq, 0))
     assert "not your turn" in private_text(res)
-    res = await mover.click(msg, custom_id=ui.cid_page(game, seq, 1))
+    assert custom_ids(await table.turn_message(game)) == ids
+    k = max(range(len(groups)), key=lambda k: len(groups[k].indexes))
+    res = await mover.click(msg, custom_id=ui.cid_group(game, seq, k))
     assert res.acknowledged
-    msg = await table.turn_message(game)
-    ids = [c.custom_id for row in msg.components for c in row.children]
-    assert ui.cid_select(game, seq, 25) in ids and ui.cid_page(game, seq, 0) in ids
-    res = await mover.select(msg, ["25"], custom_id=ui.cid_select(game, seq, 25))
-    assert res.acknowledged
+    opened = await table.turn_message(game)
+    assert ui.cid_back(game, seq) in custom_ids(opened)
+    res = await mover.click(opened, custom_id=ui.cid_back(game, seq))
+    assert custom_ids(await table.turn_message(game)) == ids
+    res = await mover.click(await table.turn_message(game), custom_id=ui.cid_group(game, seq, k))
+    pick = groups[k].indexes[-1]
+    await press(
+        mover,
+        await table.turn_message(game),
+        next(
+            i
+            for i in custom_ids(await table.turn_message(game))
+            if i == ui.cid_choice(game, seq, pick) or i.startswith(f"ada:s:{game}:{seq}:")
+        ),
+    )
     state2, seq2 = await table.store.load_state(game)
-    assert seq2 == seq + 1 and state2.history[-1] == state.decision.choices[25].id
+    assert seq2 == seq + 1
 
 
 async def test_information_commands(table: Any) -> None:
@@ -317,7 +335,7 @@ async def test_information_commands(table: Any) -> None:
     res = await table.bob.slash(thread, "ada mill", player="nobody")
     assert "No player" in private_text(res)
     res = await table.bob.slash(thread, "ada final")
-    assert "can't tell which game" in private_text(res) or "no" in private_text(res).lower()
+    assert "still being played" in private_text(res)
 
 
 async def test_restart_brings_a_stale_turn_message_up_to_date(table: Any, make_bot: Any) -> None:
@@ -325,7 +343,7 @@ async def test_restart_brings_a_stale_turn_message_up_to_date(table: Any, make_b
     table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=None)
     table.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
     res = await table.move(game, lambda d: 0)
-    assert "was saved" in private_text(res)
+    assert "counted" in private_text(res)
     table.env.backend.faults.clear()
     _, seq = await table.store.load_state(game)
     assert (await table.store.latest_message(game, "turn")).seq == seq - 1

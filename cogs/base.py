@@ -1,0 +1,215 @@
+"""What every cog of the bot shares: the ``/ada`` command group, private answers, errors turned
+into clear messages, and finding the game a command is about."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.service import GameService, Oops, status_problem
+from cogs.text import one_line, shorten
+from engine import IllegalChoice
+from store import GameBroken, GameNotFound, GameRecord, StoreError
+
+log = logging.getLogger(__name__)
+
+ANSWER_MAX = 1900
+
+
+def friendly_text(exc: BaseException) -> str:
+    if isinstance(exc, IllegalChoice):
+        return "That's not a legal choice now. Start typing in `/ada play` to see the legal ones."
+    if isinstance(exc, GameBroken):
+        return (
+            "This game's saved data is damaged, so it is paused. A server admin can run "
+            "`./scripts/run check-db` on the bot's host."
+        )
+    if isinstance(exc, StoreError | Oops):
+        return str(exc)
+    return "Something went wrong on my side; nothing was changed. Please try again."
+
+
+async def say(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """Answer privately, whether or not the interaction was already acknowledged."""
+    text = shorten(text, ANSWER_MAX)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s privately", interaction.id, exc_info=True)
+
+
+async def defer(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge a command at once (privately, "thinking"), before any database or engine work."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Answer a command's user-facing errors privately (they are not bot errors)."""
+
+    @functools.wraps(fn)
+    async def wrapper(
+        self: Any, interaction: discord.Interaction[Any], *args: Any, **kwargs: Any
+    ) -> None:
+        try:
+            await fn(self, interaction, *args, **kwargs)
+        except (Oops, StoreError, IllegalChoice) as exc:
+            await say(interaction, friendly_text(exc))
+
+    return wrapper
+
+
+def make_groups() -> tuple[app_commands.Group, app_commands.Group]:
+    """The bot's two command groups: ``/ada`` for everyone, ``/ada-admin`` for server admins
+    (default member permissions: Discord hides it from members without Manage Server)."""
+    ada = app_commands.Group(
+        name="ada", description="Play Ada's Dream, the board game, in this server.", guild_only=True
+    )
+    admin = app_commands.Group(
+        name="ada-admin",
+        description="Ada's Dream server settings (admins).",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+    return ada, admin
+
+
+class AdaCog(commands.Cog):
+    """Base of the bot's cogs: their slash commands join the shared ``/ada`` group (or, with
+    ``admin_group = True``, ``/ada-admin``), and their errors become private answers."""
+
+    admin_group = False
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.games: GameService = bot.ada.games  # type: ignore[attr-defined]
+        self.store = self.games.store
+
+    async def cog_load(self) -> None:
+        # discord.py adds a plain cog's app commands at the top level after cog_load: move them
+        # into the shared group instead (a group can't be split across cogs otherwise).
+        group = self.bot.ada.admin_group if self.admin_group else self.bot.ada.group  # type: ignore[attr-defined]
+        for command in self.__cog_app_commands__:
+            group.add_command(command)
+        self.__cog_app_commands__ = []
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure):
+            await say(interaction, "You don't have permission to do that here.")
+            return
+        if not isinstance(original, StoreError | Oops | IllegalChoice):
+            log.error(
+                "command %s failed",
+                interaction.command and interaction.command.qualified_name,
+                exc_info=original,
+            )
+        await say(interaction, friendly_text(original))
+
+    async def guard(self, interaction: discord.Interaction[Any], coro: Awaitable[None]) -> None:
+        """Run a component handler; any error becomes a private answer (and is logged)."""
+        try:
+            await coro
+        except Exception as exc:
+            if not isinstance(exc, StoreError | Oops | IllegalChoice):
+                log.exception("component handler failed")
+            await say(interaction, friendly_text(exc))
+
+    # ------------------------------------------------------------------ finding games
+
+    async def find_game(
+        self,
+        interaction: discord.Interaction[Any],
+        game: int | None,
+        statuses: tuple[str, ...] = ("lobby", "active"),
+    ) -> GameRecord:
+        """The game a command is about: the one given, else this thread's (whatever its state:
+        the caller's status check then says clearly why it can't be used), else the user's only
+        game in ``statuses``. Raises Oops with what to do otherwise."""
+        guild_id = interaction.guild_id
+        if game is not None:
+            try:
+                rec = await self.store.get_game(game)
+            except GameNotFound:
+                raise Oops(f"There is no game #{game}.") from None
+            if rec.guild_id != guild_id:
+                raise Oops(f"Game #{game} is not in this server.")
+            return rec
+        channel_id = interaction.channel_id or 0
+        here = [
+            g
+            for g in await self.store.games_in_channel(channel_id, None)
+            if g.thread_id == channel_id
+        ]
+        if here:
+            return max(here, key=lambda g: g.id)
+        mine = [
+            g
+            for g in await self.store.games_for_user(interaction.user.id, statuses)
+            if g.guild_id == guild_id
+        ]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise Oops(
+                "I can't tell which game you mean: use this in a game's thread, "
+                "or give the `game` option."
+            )
+        ids = ", ".join(f"#{g.id}" for g in mine[:10])
+        raise Oops(f"You are in several games ({ids}): give the `game` option.")
+
+    async def game_for(
+        self, interaction: discord.Interaction[Any], game: int | None, statuses: tuple[str, ...]
+    ) -> GameRecord:
+        """``find_game`` and a clear refusal when the game is not in one of ``statuses``."""
+        rec = await self.find_game(interaction, game, statuses)
+        problem = status_problem(rec, statuses)
+        if problem:
+            raise Oops(problem)
+        return rec
+
+    async def check_place(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+        """A component of game ``rec`` acts only from the game's own server and thread."""
+        if interaction.guild_id != rec.guild_id or interaction.channel_id not in (
+            rec.thread_id,
+            rec.channel_id,
+        ):
+            raise Oops("That button belongs to a game in another place.")
+
+    async def is_admin(self, interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
+        perms = interaction.permissions
+        return (
+            interaction.user.id == rec.creator_id
+            or perms.administrator
+            or perms.manage_guild
+            or perms.manage_threads
+        )
+
+    async def game_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        try:
+            games = {g.id: g for g in await self.store.games_for_user(interaction.user.id)}
+            for g in await self.store.games_in_guild(interaction.guild_id or 0):
+                games.setdefault(g.id, g)
+        except Exception:
+            return []
+        out = []
+        for g in sorted(games.values(), key=lambda g: -g.id):
+            names = ", ".join(s.name for s in g.seats)
+            label = one_line(f"#{g.id} ({g.status}): {names}", 100)
+            if current and current.lower() not in label.lower():
+                continue
+            out.append(app_commands.Choice(name=label, value=g.id))
+        return out[:25]

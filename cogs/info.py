@@ -1,0 +1,305 @@
+"""Information, shown only to the asker: board, Mills, score, log, rules, hand, final scorepad,
+the games of the server, help. Everything here is drawn or written from the asker's own view of
+the game: another player's hand, deck and the scores that depend on them stay hidden."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import ui
+from cogs.base import AdaCog, defer, friendly, say
+from cogs.rules_help import rules_text
+from cogs.service import Oops
+from engine import GameState
+from engine.scoring import CATEGORIES
+from engine.scoring import score as score_so_far
+from store import GameRecord
+
+HIDDEN_CATEGORIES = ("Partners", "Meetings")  # depend on the hidden hand and deck
+
+HELP_TEXT = """\
+**Ada's Dream on Discord**
+• `/ada new` in a text channel creates a game with its own thread; others press **Join** (or \
+`/ada join`), the creator presses **Start**. Seat order and the first player are drawn.
+• On your turn the bot mentions you in the thread. The turn message says what you must decide, \
+what happened since your last turn, and shows a picture of what the decision is about; its \
+buttons are the legal choices (many choices come in groups: pick the area, then the target). \
+Prefer typing? `/ada play` suggests the legal choices.
+• Decisions about your hand of Partner cards come to you privately.
+• **Undo** takes back your moves within your turn, up to the last dice roll, card draw or reveal.
+• **My hand**, **My Mill**, **Board** and `/ada board`, `/ada mill`, `/ada score`, `/ada log`, \
+`/ada rules`, `/ada hand`: information, only to you. `/ada final`: the scorepad once the game is over.
+• Reminders come after 12 h without a move (DM, else the thread); `/ada reminders enabled:False` \
+stops them. A player away for long? `/ada standin` asks an AI to play their turn.
+"""
+
+
+def score_text(rec: GameRecord, state: GameState, viewer: int | None) -> str:
+    """The scorepad so far (or final), hiding what depends on other players' hidden cards."""
+    names = state.seat_names
+    header = "Category".ljust(18) + "".join(n[:8].rjust(9) for n in names)
+    rows = [header]
+    scores = [score_so_far(state, seat) for seat in range(len(names))]
+    for cat in [*CATEGORIES, "Total"]:
+        cells = []
+        for seat, s in enumerate(scores):
+            hidden = not state.is_over and seat != viewer
+            if hidden and cat in HIDDEN_CATEGORIES:
+                cells.append("?".rjust(9))
+            elif hidden and cat == "Total":
+                shown = s["Total"] - sum(s[c] for c in HIDDEN_CATEGORIES)
+                cells.append(f"{shown}+?".rjust(9))
+            else:
+                cells.append(str(s[cat]).rjust(9))
+        rows.append(cat[:18].ljust(18) + "".join(cells))
+    if state.is_over:
+        title = f"**Game #{rec.id}: final score**"
+        note = ""
+    else:
+        title = f"**Game #{rec.id}: score so far** (round {state.round})"
+        note = (
+            "\n? = depends on a player's hidden hand and deck (Partners, Meetings)."
+            "\nGears count every empty Gear space against you until you build there."
+        )
+    return title + "\n```\n" + "\n".join(rows) + "\n```" + note
+
+
+class InfoCog(AdaCog, name="Info"):
+    """Private information about a game: images, score, log, rules, hand, scorepad, help."""
+
+    async def send_image(
+        self,
+        interaction: discord.Interaction[Any],
+        text: str,
+        name: str,
+        state: GameState,
+        *args: Any,
+    ) -> None:
+        image = await self.games.images.get(name, state, *args)
+        files = (
+            [discord.File(io.BytesIO(image.data), image.filename)] if image and image.data else []
+        )
+        await interaction.followup.send(
+            view=ui.image_layout(text, files[0].filename if files else None),
+            files=files,
+            ephemeral=True,
+        )
+
+    async def player_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            rec = await self.find_game(interaction, getattr(interaction.namespace, "game", None))
+        except Exception:
+            return []
+        return [
+            app_commands.Choice(name=s.name, value=s.name)
+            for s in rec.seats_in_turn_order
+            if current.lower() in s.name.lower()
+        ][:25]
+
+    # ------------------------------------------------------------------ buttons on the turn message
+
+    async def on_hand(self, interaction: discord.Interaction[Any], game: int) -> None:
+        await defer(interaction)
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            await say(interaction, await self.hand_of(interaction, rec))
+
+        await self.guard(interaction, run())
+
+    async def on_mill(self, interaction: discord.Interaction[Any], game: int) -> None:
+        await defer(interaction)
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            await self.show_mill(interaction, rec, None)
+
+        await self.guard(interaction, run())
+
+    async def on_board(self, interaction: discord.Interaction[Any], game: int) -> None:
+        await defer(interaction)
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            await self.show_board(interaction, rec)
+
+        await self.guard(interaction, run())
+
+    # ------------------------------------------------------------------ commands
+
+    async def show_board(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+        state, _ = await self.store.load_state(rec.id)
+        viewer = rec.seat_of(interaction.user.id)
+        await self.send_image(
+            interaction, f"Game #{rec.id}, round {state.round}: the board.", "board", state, viewer
+        )
+
+    @app_commands.command(name="board", description="Show the main board now (only to you).")
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """The whole main board, as it is now."""
+        await defer(interaction)
+        await self.show_board(
+            interaction, await self.game_for(interaction, game, ("active", "finished"))
+        )
+
+    async def show_mill(
+        self, interaction: discord.Interaction[Any], rec: GameRecord, player: str | None
+    ) -> None:
+        state, _ = await self.store.load_state(rec.id)
+        viewer = rec.seat_of(interaction.user.id)
+        if player:
+            seats = [i for i, n in enumerate(state.seat_names) if n.lower() == player.lower()]
+            if not seats:
+                raise Oops(f"No player called {player!r} in game #{rec.id}.")
+            seat = seats[0]
+        else:
+            seat = viewer if viewer is not None else state.current
+        await self.send_image(
+            interaction, f"Mill of {state.seat_names[seat]}.", "mill", state, seat, viewer
+        )
+
+    @app_commands.command(
+        name="mill", description="Show a player's Mill and resources (only to you)."
+    )
+    @app_commands.describe(
+        player="Whose Mill (default: yours, or the player whose turn it is).",
+        game="The game number (default: this thread's game).",
+    )
+    @app_commands.autocomplete(player=player_autocomplete, game=AdaCog.game_autocomplete)
+    @friendly
+    async def mill(
+        self,
+        interaction: discord.Interaction[Any],
+        player: str | None = None,
+        game: int | None = None,
+    ) -> None:
+        """A player's Mill: dice, Programs, Gears, resources and tracks (your own hand only to you)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active", "finished"))
+        await self.show_mill(interaction, rec, player)
+
+    @app_commands.command(
+        name="score", description="The score so far, in the scorepad's categories (only to you)."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def score(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """The score so far by scorepad category (other players' hidden parts shown as ?)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active", "finished"))
+        state, _ = await self.store.load_state(rec.id)
+        await say(interaction, score_text(rec, state, rec.seat_of(interaction.user.id)))
+
+    @app_commands.command(
+        name="log", description="The last moves of the game, in words (only to you)."
+    )
+    @app_commands.describe(
+        lines="How many lines (1-40, default 12).",
+        game="The game number (default: this thread's game).",
+    )
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def log(
+        self,
+        interaction: discord.Interaction[Any],
+        lines: app_commands.Range[int, 1, 40] = 12,
+        game: int | None = None,
+    ) -> None:
+        """The game's log: its last lines, in words."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active", "finished", "cancelled"))
+        state, _ = await self.store.load_state(rec.id)
+        await say(
+            interaction, f"**Game #{rec.id}, the last moves:**\n{ui.recent_log(state, lines, 1800)}"
+        )
+
+    @app_commands.command(
+        name="rules", description="What the current decision means, in short (only to you)."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def rules(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """The rules of the decision in front of the player whose turn it is."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active",))
+        state, _ = await self.store.load_state(rec.id)
+        await say(interaction, rules_text(state))
+
+    async def hand_of(self, interaction: discord.Interaction[Any], rec: GameRecord) -> str:
+        seat = rec.seat_of(interaction.user.id)
+        if seat is None:
+            raise Oops(f"You're not playing in game #{rec.id}.")
+        state, _ = await self.store.load_state(rec.id)
+        return ui.hand_text(state, seat)
+
+    @app_commands.command(name="hand", description="Your hand of Partner cards (only to you).")
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def hand(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Your own hand of Partner cards."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active",))
+        await say(interaction, await self.hand_of(interaction, rec))
+
+    @app_commands.command(
+        name="final", description="The final scorepad and the winner of a finished game."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def final(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """The scorepad of a finished game and its winner."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("finished",))
+        state, _ = await self.store.load_state(rec.id)
+        pad = await self.games.images.get("scorepad", state)
+        files = [discord.File(io.BytesIO(pad.data), "scorepad.png")] if pad and pad.data else []
+        await interaction.followup.send(
+            embed=ui.final_embed(rec, state, "scorepad.png" if files else None),
+            files=files,
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="games", description="The games being set up or played in this server."
+    )
+    @friendly
+    async def games_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        """The open games of this server, with their threads and players."""
+        await defer(interaction)
+        recs = await self.store.games_in_guild(interaction.guild_id or 0)
+        if not recs:
+            await say(interaction, "No open games here. Create one with `/ada new`.")
+            return
+        lines = []
+        for g in recs[-20:]:
+            seats = ", ".join(ui.seat_name(s) for s in (g.seats_in_turn_order or list(g.seats)))
+            where = f"<#{g.thread_id}>" if g.thread_id else f"<#{g.channel_id}>"
+            lines.append(f"#{g.id} · {g.status} · {where} · {seats or 'no seats'}")
+        await say(interaction, "\n".join(lines))
+
+    @app_commands.command(name="help", description="How to play Ada's Dream with this bot.")
+    @friendly
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """How to play with this bot."""
+        await say(interaction, HELP_TEXT)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(InfoCog(bot))

@@ -1,0 +1,362 @@
+"""The lobby: creating a game (with its own thread), seats, AI players, starting and cancelling."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import ui
+from cogs.base import AdaCog, defer, friendly, say
+from cogs.service import Oops, PublishError
+from cogs.text import clean_name
+from store import GameRecord, LobbyError
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ["Babbage", "Somerville", "Herschel", "De Morgan"]
+NEEDED_PERMISSIONS = (
+    "view_channel",
+    "send_messages",
+    "create_public_threads",
+    "send_messages_in_threads",
+    "embed_links",
+    "attach_files",
+)
+
+
+def known_policies() -> list[str]:
+    from engine.ai import POLICIES
+
+    return list(POLICIES)
+
+
+def check_policy(policy: str | None) -> str:
+    name = (policy or "greedy").strip().lower()
+    known = known_policies()
+    if name not in known:
+        raise Oops(f"Unknown AI `{name}`: choose one of {', '.join(known)}.")
+    return name
+
+
+class LobbyCog(AdaCog, name="Lobby"):
+    """Setting up games: ``/ada new``, join, leave, add AI, start, cancel, reminder delay."""
+
+    async def policy_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=n, value=n) for n in known_policies() if current.lower() in n
+        ][:25]
+
+    async def refresh_lobby(self, rec: GameRecord) -> None:
+        """Show the lobby message as the game now is."""
+        msg = await self.store.latest_message(rec.id, "lobby")
+        if msg is None:
+            return
+        try:
+            channel = await self.games.channel(msg.channel_id)
+            await channel.get_partial_message(msg.message_id).edit(
+                embed=ui.lobby_embed(rec), view=ui.lobby_view(rec.id, open_=rec.status == "lobby")
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not update the lobby message: %s", rec.id, exc)
+
+    async def add_ai(self, rec: GameRecord, policy: str) -> None:
+        taken = {s.name.removesuffix(" (AI)") for s in rec.seats}
+        name = next((n for n in AI_NAMES if n not in taken), "Engine")
+        await self.store.add_seat(
+            rec.id, name=name, is_ai=True, ai_policy=policy, now=self.games.now()
+        )
+
+    @app_commands.command(
+        name="new", description="Create a game in this channel; it gets its own thread."
+    )
+    @app_commands.describe(
+        players="Number of seats, 2 to 4 (AI seats included).",
+        ai="How many of the seats are played by the computer (0-3).",
+        ai_policy="How the computer plays: greedy (default), random or search.",
+        reminder_hours="Remind a player after this many hours without a move (default: server setting, 12).",
+        join="Take a seat yourself (default: yes).",
+    )
+    @app_commands.autocomplete(ai_policy=policy_autocomplete)
+    @friendly
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 2, 4] = 2,
+        ai: app_commands.Range[int, 0, 3] = 0,
+        ai_policy: str | None = None,
+        reminder_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+        join: bool = True,
+    ) -> None:
+        """Create a game: it gets its own thread with a lobby message (Join, Leave, Add AI,
+        Start, Cancel); seat order and the first player are drawn at the start."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise Oops(
+                "Create games in a server text channel (not in a thread): "
+                "each game gets its own thread there."
+            )
+        if ai + (1 if join else 0) > players:
+            raise Oops(f"{players} seats can't hold {ai} AI players and you.")
+        policy = check_policy(ai_policy) if ai else None
+        assert interaction.guild is not None
+        perms = channel.permissions_for(interaction.guild.me)
+        missing = [p for p in NEEDED_PERMISSIONS if not getattr(perms, p)]
+        if missing:
+            raise Oops(
+                "I can't run a game in this channel: I need the permissions "
+                + ", ".join(p.replace("_", " ").title() for p in missing)
+                + "."
+            )
+        await interaction.response.defer(thinking=True)
+        now = self.games.now()
+        options: dict[str, Any] = {"players": players}
+        if reminder_hours:
+            options["reminder_hours"] = float(reminder_hours)
+        game_id = await self.store.create_game(
+            interaction.guild_id or 0, channel.id, interaction.user.id, options, now=now
+        )
+        try:
+            thread = await channel.create_thread(
+                name=f"Ada's Dream #{game_id}",
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+        except discord.HTTPException as exc:
+            await self.store.cancel_game(game_id, now=now)
+            raise Oops(f"I couldn't create the game's thread here ({exc.text or exc}).") from exc
+        await self.store.set_thread(game_id, thread.id, now=now)
+        if join:
+            await self.store.add_seat(
+                game_id,
+                name=clean_name(interaction.user.display_name),
+                user_id=interaction.user.id,
+                now=now,
+            )
+        for _ in range(ai):
+            await self.add_ai(await self.store.get_game(game_id), policy or "greedy")
+        rec = await self.store.get_game(game_id)
+        try:
+            msg = await self.games.retrying(
+                "posting a lobby",
+                lambda: thread.send(embed=ui.lobby_embed(rec), view=ui.lobby_view(game_id)),
+            )
+        except discord.HTTPException as exc:
+            await self.store.cancel_game(game_id, now=now)
+            raise Oops(f"I couldn't post in the game's thread ({exc.text or exc}).") from exc
+        await self.store.record_message(game_id, "lobby", thread.id, msg.id, now=now)
+        log.info(
+            "game %s created by %s in channel %s (thread %s)",
+            game_id,
+            interaction.user.id,
+            channel.id,
+            thread.id,
+        )
+        await interaction.followup.send(
+            f"{interaction.user.mention} created **Ada's Dream game #{game_id}** "
+            f"for {players} players: join it in {thread.mention}."
+        )
+
+    async def join_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> GameRecord:
+        await self.store.add_seat(
+            rec.id,
+            name=clean_name(interaction.user.display_name),
+            user_id=interaction.user.id,
+            now=self.games.now(),
+        )
+        rec = await self.store.get_game(rec.id)
+        await self.refresh_lobby(rec)
+        return rec
+
+    @app_commands.command(name="join", description="Take a seat in a game that hasn't started yet.")
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def join(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Take a seat in a lobby."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("lobby",))
+        rec = await self.join_game(interaction, rec)
+        await say(interaction, f"You joined game #{rec.id} ({len(rec.seats)} seated).")
+
+    async def leave_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+        if not await self.store.remove_seat(
+            rec.id, user_id=interaction.user.id, now=self.games.now()
+        ):
+            raise Oops(f"You're not seated in game #{rec.id}.")
+        await self.refresh_lobby(await self.store.get_game(rec.id))
+
+    @app_commands.command(
+        name="leave", description="Give up your seat in a game that hasn't started yet."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def leave(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Give up your seat in a lobby."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("lobby",))
+        await self.leave_game(interaction, rec)
+        await say(interaction, f"You left game #{rec.id}.")
+
+    @app_commands.command(
+        name="addai", description="Add a computer player to a game that hasn't started."
+    )
+    @app_commands.describe(
+        policy="How the computer plays: greedy (default), random or search.",
+        game="The game number (default: this thread's game).",
+    )
+    @app_commands.autocomplete(policy=policy_autocomplete, game=AdaCog.game_autocomplete)
+    @friendly
+    async def addai(
+        self,
+        interaction: discord.Interaction[Any],
+        policy: str | None = None,
+        game: int | None = None,
+    ) -> None:
+        """Add an AI seat to a lobby (the game's creator or a server admin)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("lobby",))
+        if not await self.is_admin(interaction, rec):
+            raise Oops("Only the game's creator or a server admin can add AI players.")
+        await self.add_ai(rec, check_policy(policy))
+        await self.refresh_lobby(await self.store.get_game(rec.id))
+        await say(interaction, f"Added an AI player to game #{rec.id}.")
+
+    async def start_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+        if not await self.is_admin(interaction, rec):
+            raise Oops("Only the game's creator or a server admin can start it.")
+        if len(rec.seats) < 2:
+            raise Oops("A game needs at least 2 seats: ask someone to join or add an AI.")
+        async with self.games.locks[rec.id]:
+            seed = self.games.cfg.rng.getrandbits(62)
+            state = await self.store.start_game(rec.id, seed, now=self.games.now())
+            rec = await self.store.get_game(rec.id)
+            await self.refresh_lobby(rec)
+            order = ", ".join(ui.mention_of(s) for s in rec.seats_in_turn_order)
+            log.info("game %s started (seed %s)", rec.id, seed)
+            await self.games.announce(
+                rec, f"**Game #{rec.id} starts!** Seat order (drawn): {order}."
+            )
+            try:
+                await self.games.after_change(rec, None, state, 0)
+            except PublishError as exc:
+                self.games.stale.add(rec.id)
+                await say(
+                    interaction,
+                    f"The game started, but I couldn't post the turn ({exc}). Use `/ada refresh`.",
+                )
+
+    @app_commands.command(
+        name="start", description="Start the game: seat order and first player are drawn."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def start(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Start a lobby's game (the game's creator or a server admin)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("lobby",))
+        await self.start_game(interaction, rec)
+        await say(interaction, f"Game #{rec.id} started.")
+
+    async def cancel_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+        if not await self.is_admin(interaction, rec):
+            raise Oops("Only the game's creator or a server admin can cancel it.")
+        async with self.games.locks[rec.id]:
+            await self.store.cancel_game(rec.id, now=self.games.now())
+            self.games.stop_ai(rec.id)
+            rec = await self.store.get_game(rec.id)
+            await self.refresh_lobby(rec)
+            turn = await self.store.latest_message(rec.id, "turn")
+            if turn is not None:
+                await self.games.retire(
+                    rec, turn.channel_id, turn.message_id, "-# This game was cancelled."
+                )
+            await self.games.announce(
+                rec, f"Game #{rec.id} was cancelled by {interaction.user.mention}."
+            )
+            log.info("game %s cancelled by %s", rec.id, interaction.user.id)
+
+    @app_commands.command(
+        name="cancel", description="Cancel a game (its creator or a server admin)."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def cancel(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Cancel a game in its lobby or while it is played (the creator or a server admin)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("lobby", "active"))
+        await self.cancel_game(interaction, rec)
+        await say(interaction, f"Game #{rec.id} is cancelled.")
+
+    @app_commands.command(
+        name="delay", description="Set a lobby's reminder delay (creator or admin)."
+    )
+    @app_commands.describe(
+        hours="Hours without a move before the player is reminded.",
+        game="The game number (default: this thread's game).",
+    )
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def delay(
+        self,
+        interaction: discord.Interaction[Any],
+        hours: app_commands.Range[float, 0.25, 336.0],
+        game: int | None = None,
+    ) -> None:
+        """Set how long a lobby's game waits before reminding a slow player."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("lobby",))
+        if not await self.is_admin(interaction, rec):
+            raise Oops("Only the game's creator or a server admin can change this.")
+        await self.store.set_options(
+            rec.id, {**rec.options, "reminder_hours": float(hours)}, now=self.games.now()
+        )
+        await self.refresh_lobby(await self.store.get_game(rec.id))
+        await say(interaction, f"Game #{rec.id}: reminders after {hours:g} h without a move.")
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction[Any], action: str, game: int
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=action in ("start", "cancel"))
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            if action != "cancel" and rec.status != "lobby":
+                raise LobbyError(
+                    "This game has already started."
+                    if rec.status == "active"
+                    else "This game is no longer open."
+                )
+            if action == "join":
+                rec = await self.join_game(interaction, rec)
+                await say(interaction, f"You joined game #{game} ({len(rec.seats)} seated).")
+            elif action == "leave":
+                await self.leave_game(interaction, rec)
+                await say(interaction, f"You left game #{game}.")
+            elif action == "ai":
+                if not await self.is_admin(interaction, rec):
+                    raise Oops("Only the game's creator or a server admin can add AI players.")
+                await self.add_ai(rec, "greedy")
+                await self.refresh_lobby(await self.store.get_game(game))
+                await say(interaction, "Added an AI player.")
+            elif action == "start":
+                await self.start_game(interaction, rec)
+                await say(interaction, f"Game #{game} started.")
+            elif action == "cancel":
+                await self.cancel_game(interaction, rec)
+                await say(interaction, f"Game #{game} is cancelled.")
+
+        await self.guard(interaction, run())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LobbyCog(bot))

@@ -1,0 +1,316 @@
+"""Playing: the turn message's buttons and menus, ``/ada play``, ``/ada undo``, ``/ada refresh``.
+
+A click is acknowledged at once (Discord allows 3 seconds), then the move is applied and the
+thread updated. When the move leads to a decision about the player's hand, its choices come
+straight back to that player privately, with no extra click.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import ui
+from cogs.base import AdaCog, defer, friendly, say
+from cogs.service import Oops, Played
+from cogs.text import one_line
+from engine import GameState, IllegalChoice
+from store import GameRecord
+
+log = logging.getLogger(__name__)
+
+REFRESH_GAP = timedelta(minutes=5)
+
+
+def parse_choice(text: str, state: GameState, seq: int) -> tuple[int | None, int]:
+    """(seq the choice was offered at, index) from an autocomplete value ("#seq:idx"), a number,
+    a choice id or a label. Raises IllegalChoice."""
+    dec = state.decision
+    assert dec is not None
+    m = re.fullmatch(r"#(\d+):(\d+)", text.strip())
+    if m:
+        return int(m[1]), int(m[2])
+    t = text.strip().lower()
+    if t.isdigit() and 1 <= int(t) <= len(dec.choices):
+        return seq, int(t) - 1
+    for i, c in enumerate(dec.choices):
+        if c.id.lower() == t or c.label.lower() == t or f"{i + 1}. {c.label}".lower() == t:
+            return seq, i
+    matches = [i for i, c in enumerate(dec.choices) if t and t in c.label.lower()]
+    if len(matches) == 1:
+        return seq, matches[0]
+    raise IllegalChoice(text)
+
+
+class PlayCog(AdaCog, name="Play"):
+    """Making moves: the turn message's components, ``/ada play``, undo and refresh."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.refreshed: dict[int, Any] = {}  # game -> when its turn message was last re-posted
+        self.resumed = False
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if self.resumed:
+            return
+        self.resumed = True
+        await self.resume_games()
+
+    async def resume_games(self) -> None:
+        """After a start: bring the threads of active games up to date, restart AI seats."""
+        try:
+            ids = await self.store.game_ids(["active"])
+        except Exception:
+            log.exception("could not list the active games")
+            return
+        log.info("resuming %d active game(s)", len(ids))
+        for game_id in ids:
+            try:
+                async with self.games.locks[game_id]:
+                    await self.games.bring_up_to_date(await self.store.get_game(game_id))
+                self.games.kick_ai(game_id)
+            except Exception:
+                log.exception("could not resume game %s", game_id)
+                self.games.stale.add(game_id)
+
+    # ------------------------------------------------------------------ after a move
+
+    async def tell_player(
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        played: Played,
+        *,
+        from_private: bool,
+    ) -> None:
+        """The clicking player's private follow-up: their next decision about their hand (at
+        once, no "Show my choices" click), or that the private step is done."""
+        if not played.shown:
+            await say(
+                interaction,
+                f"Your move **{one_line(played.label, 200)}** counted, but I couldn't update the "
+                "game thread. It will show again with the next move, or use `/ada refresh`.",
+            )
+        state = played.new
+        dec = state.decision
+        seat = rec.seat_of(interaction.user.id)
+        seq = len(state.history)
+        done = None if played.label == "undo" else played.label
+        try:
+            if dec is not None and dec.player == seat and dec.private and seat is not None:
+                view = ui.private_layout(rec, state, seq, seat, done=done)
+                if from_private:
+                    await interaction.edit_original_response(view=view)
+                else:
+                    await interaction.followup.send(view=view, ephemeral=True)
+            elif from_private:
+                link = await self.games.current_link(rec)
+                head = f"✅ You chose: {one_line(done, 300)}\n" if done else ""
+                await interaction.edit_original_response(
+                    view=ui.text_layout(f"{head}The game continues: {link}")
+                )
+        except discord.HTTPException:
+            pass  # the move counted; the public message shows the game
+
+    # ------------------------------------------------------------------ components
+
+    async def on_choice(
+        self, interaction: discord.Interaction[Any], game: int, seq: int, idx: int
+    ) -> None:
+        from_private = bool(interaction.message and interaction.message.flags.ephemeral)
+        await interaction.response.defer()
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            played = await self.games.play(interaction.user.id, rec, seq, idx=idx)
+            await self.tell_player(interaction, rec, played, from_private=from_private)
+
+        await self.guard(interaction, run())
+
+    async def on_group(
+        self, interaction: discord.Interaction[Any], game: int, seq: int, group: int | None
+    ) -> None:
+        """Open one group of choices (or go back to all of them) on the same message."""
+        message = interaction.message
+        from_private = bool(message and message.flags.ephemeral)
+        await interaction.response.defer()
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            state, current, seat = await self.games.check_turn(interaction.user.id, rec, seq)
+            if from_private:
+                view = ui.private_layout(rec, state, current, seat, group=group)
+            else:
+                image = message.attachments[0].filename if message and message.attachments else None
+                view = ui.turn_layout(rec, state, current, image=image, group=group)
+            await interaction.edit_original_response(view=view)
+
+        await self.guard(interaction, run())
+
+    async def on_private(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            state, current, seat = await self.games.check_turn(interaction.user.id, rec, seq)
+            await interaction.followup.send(
+                view=ui.private_layout(rec, state, current, seat), ephemeral=True
+            )
+
+        await self.guard(interaction, run())
+
+    async def on_undo(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
+        from_private = bool(interaction.message and interaction.message.flags.ephemeral)
+        await interaction.response.defer()
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
+            played = await self.games.undo(interaction.user.id, rec, seq)
+            await self.tell_player(interaction, rec, played, from_private=from_private)
+
+        await self.guard(interaction, run())
+
+    async def on_old_page(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
+        """A page button of a turn message from before choices were grouped: point to the turn."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def run() -> None:
+            rec = await self.store.get_game(game)
+            await self.games.check_turn(interaction.user.id, rec, seq)
+            await self.games.publish_turn(
+                rec, *(await self.store.load_state(game)), how="again", ping=False
+            )
+            await say(interaction, f"Here is the turn again: {await self.games.current_link(rec)}")
+
+        await self.guard(interaction, run())
+
+    # ------------------------------------------------------------------ slash commands
+
+    async def choice_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            rec = await self.game_for(
+                interaction, getattr(interaction.namespace, "game", None), ("active",)
+            )
+            state, seq = await self.store.load_state(rec.id)
+        except Exception:
+            return []
+        dec = state.decision
+        seat = rec.seat_of(interaction.user.id)
+        if dec is None:
+            return []
+        if dec.player != seat:
+            who = ui.seat_name(rec.seat_at(dec.player))
+            return [
+                app_commands.Choice(
+                    name=one_line(f"It's not your turn (waiting for {who})", 100), value="-"
+                )
+            ]
+        words = current.lower().split()
+        out = []
+        for i, c in enumerate(dec.choices):
+            label = f"{i + 1}. {c.label}"
+            if all(w in label.lower() for w in words):
+                out.append(app_commands.Choice(name=one_line(label, 100), value=f"#{seq}:{i}"))
+        return out[:25]
+
+    @app_commands.command(
+        name="play", description="Make your move by typing: pick one of the legal choices."
+    )
+    @app_commands.describe(
+        choice="Start typing: the legal choices of your current decision are suggested.",
+        game="The game number (default: this thread's game).",
+    )
+    @app_commands.autocomplete(choice=choice_autocomplete, game=AdaCog.game_autocomplete)
+    @friendly
+    async def play(
+        self, interaction: discord.Interaction[Any], choice: str, game: int | None = None
+    ) -> None:
+        """Make a move by typing (autocomplete lists the legal choices)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active",))
+        state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
+        offered, idx = parse_choice(choice, state, seq)
+        played = await self.games.play(interaction.user.id, rec, offered, idx=idx)
+        if not played.shown:
+            await self.tell_player(interaction, rec, played, from_private=False)
+            return
+        dec = played.new.decision
+        seat = rec.seat_of(interaction.user.id)
+        text = f"✅ Played: {one_line(played.label, 300)}"
+        if dec is not None and dec.player == seat and seat is not None:
+            if dec.private:
+                await interaction.followup.send(
+                    view=ui.private_layout(
+                        rec, played.new, len(played.new.history), seat, done=played.label
+                    ),
+                    ephemeral=True,
+                )
+                return
+            text += f"\nNext: **{dec.prompt}**"
+        await say(interaction, text)
+
+    @app_commands.command(
+        name="undo",
+        description="Take back your last move (within your turn, up to the last reveal).",
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def undo(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Take back your last move, within your turn and up to the last reveal."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active",))
+        played = await self.games.undo(interaction.user.id, rec, None)
+        if not played.shown:
+            await self.tell_player(interaction, rec, played, from_private=False)
+            return
+        await say(interaction, "↩️ Your last move was taken back.")
+
+    @app_commands.command(
+        name="refresh", description="Post the current turn message again (players of the game)."
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def refresh(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Post the turn message again at the bottom of the thread (seated players; at most once
+        every few minutes; it mentions the player only if a reminder is due)."""
+        await defer(interaction)
+        rec = await self.game_for(interaction, game, ("active",))
+        if rec.seat_of(interaction.user.id) is None:
+            raise Oops(f"Only the players of game #{rec.id} can post its turn again.")
+        now = self.games.now()
+        last = self.refreshed.get(rec.id)
+        if last is not None and now - last < REFRESH_GAP and rec.id not in self.games.stale:
+            minutes = max(1, int((now - last).total_seconds() // 60))
+            raise Oops(
+                f"The turn was posted again {minutes} min ago: {await self.games.current_link(rec)}"
+            )
+        async with self.games.locks[rec.id]:
+            state, seq = await self.store.load_state(rec.id)
+            if state.decision is None:
+                raise Oops(f"Game #{rec.id} is over: see `/ada final`.")
+            due = any(
+                r.status == "pending" and r.seq == seq and r.due_at <= now
+                for r in await self.store.reminders(rec.id)
+            )
+            await self.games.publish_turn(rec, state, seq, how="again", ping=due)
+        self.refreshed[rec.id] = now
+        await say(interaction, f"Posted: {await self.games.current_link(rec)}")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(PlayCog(bot))

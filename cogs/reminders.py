@@ -1,0 +1,177 @@
+"""Reminders: the player whose turn it is hears from the bot when they are slow (by DM where they
+allow it, else in the thread), with backoff, at most four a day, and never once they opt out."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from cogs.base import AdaCog, defer, friendly, say
+from store import GameRecord
+
+log = logging.getLogger(__name__)
+
+MIN_REMINDER_GAP = timedelta(hours=6)  # at most four reminders a day
+MAX_REMINDER_GAP = timedelta(hours=48)
+
+
+def backoff(hours: float, attempt: int) -> timedelta:
+    """Delay before reminder ``attempt + 1``: doubling, at least 6 h, at most 48 h."""
+    delay = timedelta(hours=hours * (2**attempt))
+    return max(MIN_REMINDER_GAP, min(delay, MAX_REMINDER_GAP))
+
+
+class RemindersCog(AdaCog, name="Reminders"):
+    """Sends due reminders and lets players choose how (or whether) they are reminded."""
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.reminder_loop.change_interval(seconds=self.games.cfg.reminder_interval)
+        self.reminder_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.reminder_loop.cancel()
+
+    @tasks.loop(seconds=120)
+    async def reminder_loop(self) -> None:
+        try:
+            await self.send_due_reminders()
+        except Exception:
+            log.exception("the reminder round failed")
+        for game_id in list(self.games.stale):  # threads a failed update left behind
+            await self.games.repair(game_id)
+
+    @reminder_loop.before_loop
+    async def _before_reminders(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def send_due_reminders(self) -> int:
+        """Send every reminder that is due (once, even if several periods were missed while
+        the bot was down), then plan the next one with backoff. Returns how many were sent."""
+        now = self.games.now()
+        sent = 0
+        for rem in await self.store.due_reminders(now):
+            try:
+                rec = await self.store.get_game(rem.game_id)
+                enabled, hours = await self.games.reminder_hours(rec, rem.user_id)
+                if not enabled:
+                    await self.store.cancel_reminders(rem.game_id, rem.user_id)
+                    continue
+                if not await self.still_member(rec, rem.user_id):
+                    await self.left_notice(rec, rem.user_id)
+                    await self.store.mark_reminder_sent(rem.id, now=now)
+                    continue  # no more reminders for someone who left
+                if not await self.send_reminder(rec, rem.user_id, rem.attempt):
+                    continue  # both ways failed: stays pending, tried again next round
+                await self.store.mark_reminder_sent(rem.id, now=now)
+                sent += 1
+                await self.store.schedule_reminder(
+                    rem.game_id, rem.user_id, now + backoff(hours, rem.attempt), rem.seq, now=now
+                )
+            except Exception:
+                log.exception("reminder %s failed", rem.id)
+        return sent
+
+    async def still_member(self, rec: GameRecord, user_id: int) -> bool:
+        guild = self.bot.get_guild(rec.guild_id)
+        if guild is None:
+            return True  # can't tell: remind anyway
+        try:
+            await guild.fetch_member(user_id)
+            return True
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            return True
+
+    async def left_notice(self, rec: GameRecord, user_id: int) -> None:
+        log.info("game %s: user %s has left the server", rec.id, user_id)
+        await self.games.announce(
+            rec,
+            f"<@{user_id}> has left the server, and game #{rec.id} is waiting for them. "
+            "The game's creator or a server admin can end it with `/ada cancel`.",
+        )
+
+    async def send_reminder(self, rec: GameRecord, user_id: int, attempt: int) -> bool:
+        link = await self.games.current_link(rec)
+        settings = await self.store.user_settings(user_id)
+        mode = settings.ping_mode or "dm"
+        nth = f" (reminder {attempt})" if attempt > 1 else ""
+        text = (
+            f"⏰ Reminder: it's your turn in Ada's Dream game #{rec.id}{nth}: {link}\n"
+            "Switch reminders off with `/ada reminders enabled:False`."
+        )
+        if mode == "dm":
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(text)
+                log.info("game %s: reminded user %s by DM", rec.id, user_id)
+                return True
+            except discord.HTTPException as exc:
+                log.info(
+                    "game %s: DM to %s failed (%s); reminding in the thread", rec.id, user_id, exc
+                )
+        try:
+            channel = await self.games.channel(rec.thread_id or rec.channel_id)
+            await channel.send(
+                f"<@{user_id}> {text}",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            )
+            log.info("game %s: reminded user %s in the thread", rec.id, user_id)
+            return True
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not remind user %s: %s", rec.id, user_id, exc)
+            return False
+
+    @app_commands.command(
+        name="reminders",
+        description="Switch your turn reminders on or off, or choose how they come.",
+    )
+    @app_commands.describe(
+        enabled="Remind me when I haven't moved for a while.",
+        via="dm: a direct message (falls back to the thread if DMs are closed); thread: a mention there.",
+        hours="My own reminder delay in hours (default: the game's or server's).",
+    )
+    @app_commands.choices(
+        via=[
+            app_commands.Choice(name="dm", value="dm"),
+            app_commands.Choice(name="thread", value="thread"),
+        ]
+    )
+    @friendly
+    async def reminders(
+        self,
+        interaction: discord.Interaction[Any],
+        enabled: bool,
+        via: app_commands.Choice[str] | None = None,
+        hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+    ) -> None:
+        """Your own reminders: on or off, by DM or in the thread, and after how long."""
+        await defer(interaction)
+        kwargs: dict[str, Any] = {"reminders_enabled": enabled}
+        if via is not None:
+            kwargs["ping_mode"] = "dm" if via.value == "dm" else "channel"
+        if hours is not None:
+            kwargs["reminder_hours"] = float(hours)
+        await self.store.set_user_settings(interaction.user.id, now=self.games.now(), **kwargs)
+        if not enabled:
+            for g in await self.store.games_for_user(interaction.user.id, ("active",)):
+                await self.store.cancel_reminders(g.id, interaction.user.id)
+        await say(
+            interaction,
+            "Reminders are "
+            + ("on" if enabled else "off")
+            + " for you"
+            + (f", by {via.name}" if via else "")
+            + (f", after {hours:g} h" if hours else "")
+            + ".",
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RemindersCog(bot))

@@ -1,0 +1,578 @@
+"""The game service the cogs share: showing a game in its thread, playing moves, AI seats.
+
+One object per bot (``bot.ada.games``), made by ``cogs.setup_service``. The cogs turn slash commands
+and clicks into calls here; nothing here answers an interaction (the cogs do), so every cog can
+use it without importing another cog.
+
+The turn message: one message per turn in the game's thread. It is edited in place while the
+same player decides, and posted anew (mentioning the player: the turn ping) when the turn passes;
+the previous one then shrinks to a one-line record of what that turn played. Every version is
+recorded with ``store.record_message(game, "turn", ...)`` with the sequence number it shows, so
+a restarted bot knows whether the thread is up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from cogs import media, ui
+from cogs.config import BotConfig
+from engine import GameState, IllegalChoice
+from store import GameRecord, NotYourTurn, StaleMove, Store
+
+log = logging.getLogger(__name__)
+
+POST_ATTEMPTS = 3
+RETRY_DELAYS = (0.25, 1.0)
+
+
+class Oops(Exception):
+    """A user-facing problem: its text is answered privately."""
+
+
+class PublishError(Exception):
+    """The turn message could not be posted or edited (after retries)."""
+
+
+@dataclass(slots=True)
+class Shown:
+    """What a game's current turn message shows, so an unchanged image is not uploaded again."""
+
+    message_id: int
+    image_key: str | None
+    attachment: discord.Attachment | None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    old: GameState
+    new: GameState
+    label: str
+    shown: bool  # the thread shows the new state (False: saved, but the message update failed)
+
+
+STATUS_TEXT = {
+    "lobby": "Game #{id} hasn't started yet.",
+    "finished": "Game #{id} is over: see `/ada final`.",
+    "cancelled": "Game #{id} was cancelled.",
+    "broken": (
+        "Game #{id}'s saved data is damaged, so it is paused. A server admin can run "
+        "`./scripts/run check-db` on the bot's host."
+    ),
+}
+
+
+def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> str | None:
+    """Why a command for games in ``wanted`` states can't be used on ``rec`` now (or None)."""
+    if rec.status in wanted:
+        return None
+    if rec.status == "active":
+        if wanted == ("finished",):
+            return (
+                f"Game #{rec.id} is still being played: the scorepad comes at the end. "
+                "`/ada score` shows the score so far."
+            )
+        return f"Game #{rec.id} has already started."
+    return STATUS_TEXT.get(rec.status, "Game #{id} isn't being played right now.").format(id=rec.id)
+
+
+class GameService:
+    def __init__(self, bot: discord.Client, config: BotConfig) -> None:
+        self.bot = bot
+        self.cfg = config
+        assert config.store is not None
+        self.store: Store = config.store
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.images = media.Images(config.images)
+        self.ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self.shown: dict[int, Shown] = {}
+        self.stale: set[int] = set()  # games whose thread could not be updated after a move
+
+    def now(self) -> Any:
+        return self.cfg.now()
+
+    # ------------------------------------------------------------------ Discord plumbing
+
+    async def channel(self, channel_id: int) -> Any:
+        ch = self.bot.get_channel(channel_id)
+        if ch is None:
+            ch = await self.bot.fetch_channel(channel_id)
+        return ch
+
+    async def current_link(self, rec: GameRecord) -> str:
+        msg = await self.store.latest_message(rec.id, "turn")
+        if msg is None:
+            return f"<#{rec.thread_id or rec.channel_id}>"
+        return ui.jump_url(rec.guild_id, msg.channel_id, msg.message_id)
+
+    async def retrying(self, what: str, make_call: Callable[[], Awaitable[Any]]) -> Any:
+        """Call ``make_call()`` (a fresh coroutine each time), retrying server errors a few times."""
+        for attempt in range(POST_ATTEMPTS):
+            try:
+                return await make_call()
+            except (discord.Forbidden, discord.NotFound):
+                raise
+            except (discord.HTTPException, OSError) as exc:
+                if attempt == POST_ATTEMPTS - 1:
+                    raise
+                delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+                log.warning("%s failed (%s); retry %d in %.2fs", what, exc, attempt + 1, delay)
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
+
+    async def announce(self, rec: GameRecord, text: str) -> None:
+        """A line in the game's thread, mentioning nobody (best effort)."""
+        try:
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not post %r: %s", rec.id, text[:40], exc)
+
+    # ------------------------------------------------------------------ the turn message
+
+    async def publish_turn(
+        self,
+        rec: GameRecord,
+        state: GameState,
+        seq: int,
+        *,
+        how: str = "edit",
+        note: str | None = None,
+        ping: bool = True,
+    ) -> discord.Message:
+        """Show the current decision. ``how``: "edit" the turn message in place (same player);
+        "pass": the turn passed, so the old message becomes the record of its turn and a new one
+        is posted (mentioning the player: the turn ping); "again": post the same turn anew at the
+        bottom of the thread."""
+        assert how in ("edit", "pass", "again")
+        dec = state.decision
+        assert dec is not None
+        image = await self.images.get("focus", state, None)
+        prev = await self.store.latest_message(rec.id, "turn")
+        shown = self.shown.get(rec.id)
+        layout = ui.turn_layout(
+            rec, state, seq, image=image and image.data and image.filename, note=note
+        )
+        seat = rec.seat_at(dec.player)
+        pinged = seat is not None and not seat.is_ai and seat.user_id is not None and ping
+        mentions = (
+            discord.AllowedMentions(users=[discord.Object(seat.user_id)])  # type: ignore[union-attr]
+            if pinged
+            else discord.AllowedMentions.none()
+        )
+
+        def attachments(keep: bool) -> list[Any]:
+            if image is None or image.data is None:
+                return []
+            if keep and shown is not None and shown.attachment is not None:
+                return [shown.attachment]
+            return [discord.File(io.BytesIO(image.data), filename=image.filename)]
+
+        try:
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            if prev is not None and how == "edit":
+                same_image = (
+                    shown is not None
+                    and shown.message_id == prev.message_id
+                    and image is not None
+                    and shown.image_key == image.key
+                )
+                partial = channel.get_partial_message(prev.message_id)
+                try:
+                    msg = await self.retrying(
+                        f"editing the turn message of game {rec.id}",
+                        lambda: partial.edit(
+                            content=None,
+                            embeds=[],
+                            view=layout,
+                            attachments=attachments(same_image),
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        ),
+                    )
+                    await self._shown(rec, msg, image, seq)
+                    return msg
+                except discord.NotFound:
+                    log.warning("game %s: the turn message is gone; posting a new one", rec.id)
+            if prev is not None and how == "pass":
+                await self.shrink(rec, state, prev.channel_id, prev.message_id)
+            elif prev is not None:
+                await self.retire(
+                    rec, prev.channel_id, prev.message_id, "-# This turn is posted again below."
+                )
+            msg = await self.retrying(
+                f"posting the turn message of game {rec.id}",
+                lambda: channel.send(
+                    view=layout, files=attachments(False), allowed_mentions=mentions
+                ),
+            )
+            await self._shown(rec, msg, image, seq)
+            return msg
+        except discord.HTTPException as exc:
+            log.error("game %s: could not show decision %s: %s", rec.id, seq, exc)
+            raise PublishError(str(exc)) from exc
+
+    async def _shown(
+        self, rec: GameRecord, msg: discord.Message, image: media.Image | None, seq: int
+    ) -> None:
+        attachment = msg.attachments[0] if msg.attachments else None
+        self.shown[rec.id] = Shown(msg.id, image.key if image else None, attachment)
+        await self.store.record_message(rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now())
+        self.stale.discard(rec.id)
+
+    async def shrink(
+        self, rec: GameRecord, state: GameState, channel_id: int, message_id: int
+    ) -> None:
+        """An old turn message becomes the record of the turn it was about: one line, no controls."""
+        turn = ui.finished_turn(state)
+        text = ui.record_text(state, turn) if turn else f"-# Game #{rec.id}: this turn is over."
+        await self.retire(
+            rec, channel_id, message_id, text, ui.seat_colour(turn.seat) if turn else None
+        )
+
+    async def retire(
+        self,
+        rec: GameRecord,
+        channel_id: int,
+        message_id: int,
+        text: str,
+        colour: int | None = None,
+    ) -> None:
+        """Replace a message's picture and controls by a line of text (best effort)."""
+        try:
+            channel = await self.channel(channel_id)
+            await channel.get_partial_message(message_id).edit(
+                content=None,
+                embeds=[],
+                attachments=[],
+                view=ui.text_layout(text, colour=colour),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            log.info("could not retire old message %s: %s", message_id, exc)
+        shown = self.shown.get(rec.id)
+        if shown is not None and shown.message_id == message_id:
+            del self.shown[rec.id]
+
+    async def publish_final(self, rec: GameRecord, state: GameState) -> None:
+        prev = await self.store.latest_message(rec.id, "turn")
+        if prev is not None:
+            await self.shrink(rec, state, prev.channel_id, prev.message_id)
+        pad = await self.images.get("scorepad", state)
+        data = pad.data if pad else None
+        embed = ui.final_embed(rec, state, "scorepad.png" if data else None)
+        mentions = " ".join(ui.mention_of(s) for s in rec.seats_in_turn_order if not s.is_ai)
+        try:
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            msg = await self.retrying(
+                f"posting the final scores of game {rec.id}",
+                lambda: channel.send(
+                    content=f"Game over! {mentions}".strip(),
+                    embed=embed,
+                    files=[discord.File(io.BytesIO(data), "scorepad.png")] if data else [],
+                ),
+            )
+            await self.store.record_message(
+                rec.id, "final", channel.id, msg.id, len(state.history), now=self.now()
+            )
+            self.stale.discard(rec.id)
+        except discord.HTTPException as exc:
+            log.error("game %s: could not post the final scores: %s", rec.id, exc)
+            raise PublishError(str(exc)) from exc
+
+    async def after_change(
+        self,
+        rec: GameRecord,
+        old: GameState | None,
+        new: GameState,
+        seq: int,
+        *,
+        from_ai: bool = False,
+        note: str | None = None,
+        schedule: bool = True,
+    ) -> None:
+        """The game changed (a move, an undo, a start): update the thread, plan the reminder,
+        let an AI seat play. Call with the game's lock held."""
+        if new.is_over:
+            await self.publish_final(rec, new)
+            return
+        dec = new.decision
+        assert dec is not None
+        old_dec = old.decision if old is not None else None
+        turn_passed = old_dec is None or old_dec.player != dec.player
+        try:
+            await self.publish_turn(rec, new, seq, how="pass" if turn_passed else "edit", note=note)
+        finally:
+            if schedule:
+                await self.schedule_reminder(rec, new, seq)
+            if not from_ai:
+                self.kick_ai(rec.id)
+
+    async def repair(self, game_id: int) -> None:
+        """Bring a game's thread up to date if an earlier update failed (call without the lock)."""
+        if game_id not in self.stale:
+            return
+        async with self.locks[game_id]:
+            if game_id not in self.stale:
+                return
+            try:
+                await self.bring_up_to_date(await self.store.get_game(game_id))
+                self.stale.discard(game_id)
+            except Exception:
+                log.warning("game %s: the thread is still out of date", game_id, exc_info=True)
+
+    async def bring_up_to_date(self, rec: GameRecord) -> None:
+        """Make the thread show the stored state (after a restart or a failed update). Call
+        with the game's lock held."""
+        state, seq = await self.store.load_state(rec.id)
+        if state.is_over:
+            if await self.store.latest_message(rec.id, "final") is None:
+                await self.publish_final(rec, state)
+            return
+        shown = await self.store.latest_message(rec.id, "turn")
+        if shown is not None and shown.seq == seq:
+            return
+        log.info(
+            "game %s: the thread shows move %s, the game is at %s", rec.id, shown and shown.seq, seq
+        )
+        dec = state.decision
+        assert dec is not None
+        passed = shown is None or await self.player_at(rec.id, shown.seq) != dec.player
+        await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
+
+    async def player_at(self, game_id: int, seq: int) -> int | None:
+        """Who was deciding after the first ``seq`` moves (a replay, off the event loop)."""
+        from engine import replay
+
+        setup = await self.store.load_setup(game_id)
+        choices = [c.choice_id for c in await self.store.choices(game_id)][:seq]
+        state = await asyncio.to_thread(replay, setup, choices)
+        dec = state.decision
+        return dec.player if dec is not None else None
+
+    # ------------------------------------------------------------------ moves
+
+    async def check_turn(
+        self, user_id: int, rec: GameRecord, seq: int | None
+    ) -> tuple[GameState, int, int]:
+        """(state, seq, seat) if the user may decide now; raises Oops otherwise."""
+        problem = status_problem(rec, ("active",))
+        if problem:
+            raise Oops(problem)
+        seat = rec.seat_of(user_id)
+        if seat is None:
+            raise Oops(f"You're not playing in game #{rec.id}.")
+        state, current = await self.store.load_state(rec.id)
+        if seq is not None and seq != current:
+            raise Oops(
+                "That message is out of date: the game has moved on. "
+                f"The current turn: {await self.current_link(rec)}"
+            )
+        dec = state.decision
+        if dec is None:
+            raise Oops(f"Game #{rec.id} is over: see `/ada final`.")
+        if dec.player != seat:
+            waiting = rec.seat_at(dec.player)
+            raise Oops(f"It's not your turn: waiting for {ui.seat_name(waiting)}.")
+        return state, current, seat
+
+    async def play(
+        self,
+        user_id: int,
+        rec: GameRecord,
+        seq: int | None,
+        *,
+        idx: int | None = None,
+        choice_id: str | None = None,
+    ) -> Played:
+        """Apply a choice for a user. Once the store has committed, the move counts whatever
+        happens next: a failure to update the thread is reported in ``Played.shown`` and
+        repaired on the game's next event."""
+        await self.repair(rec.id)
+        async with self.locks[rec.id]:
+            rec = await self.store.get_game(rec.id)
+            state, current, seat = await self.check_turn(user_id, rec, seq)
+            dec = state.decision
+            assert dec is not None
+            if choice_id is None:
+                if idx is None or not 0 <= idx < len(dec.choices):
+                    raise IllegalChoice(f"no choice {idx}")
+                choice = dec.choices[idx]
+            else:
+                matches = [c for c in dec.choices if c.id == choice_id]
+                if not matches:
+                    raise IllegalChoice(choice_id)
+                choice = matches[0]
+            try:
+                new = await self.store.apply_choice(
+                    rec.id, current, seat, choice.id, now=self.now()
+                )
+            except StaleMove:
+                raise Oops(
+                    "That was already played (double click?). The current turn: "
+                    f"{await self.current_link(rec)}"
+                ) from None
+            except NotYourTurn:
+                raise Oops("It's not your turn.") from None
+            shown = await self._after_commit(rec, state, new, current + 1)
+            return Played(state, new, choice.label, shown)
+
+    async def _after_commit(
+        self, rec: GameRecord, old: GameState, new: GameState, seq: int, note: str | None = None
+    ) -> bool:
+        try:
+            await self.after_change(rec, old, new, seq, note=note)
+            return True
+        except Exception:
+            log.exception(
+                "game %s: move %s saved, but the thread could not be updated", rec.id, seq
+            )
+            self.stale.add(rec.id)
+            return False
+
+    async def undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
+        from store import CannotUndo
+
+        await self.repair(rec.id)
+        async with self.locks[rec.id]:
+            rec = await self.store.get_game(rec.id)
+            state, current, seat = await self.check_turn(user_id, rec, seq)
+            if not state.can_undo():
+                raise CannotUndo(
+                    "There is nothing you can take back now "
+                    "(undo stops at the last dice roll, card draw or reveal)."
+                )
+            try:
+                new = await self.store.undo(rec.id, current, seat, now=self.now())
+            except StaleMove:
+                raise Oops("That was already done (double click?).") from None
+            shown = await self._after_commit(
+                rec, state, new, current - 1, note="The last move was taken back."
+            )
+            return Played(state, new, "undo", shown)
+
+    # ------------------------------------------------------------------ reminders (planning)
+
+    async def reminder_hours(self, rec: GameRecord, user_id: int) -> tuple[bool, float]:
+        enabled, _mode, hours = await self.store.reminder_policy(rec.guild_id, user_id)
+        game_hours = rec.options.get("reminder_hours")
+        if isinstance(game_hours, int | float) and game_hours > 0:
+            hours = float(game_hours)
+        return enabled, hours
+
+    async def schedule_reminder(self, rec: GameRecord, state: GameState, seq: int) -> None:
+        """Plan the first reminder for the human who must decide now (the store cancelled the
+        previous one when the move was applied)."""
+        dec = state.decision
+        if dec is None:
+            return
+        seat = rec.seat_at(dec.player)
+        if seat is None or seat.is_ai or seat.user_id is None:
+            return
+        try:
+            enabled, hours = await self.reminder_hours(rec, seat.user_id)
+            if enabled:
+                due = self.now() + timedelta(hours=hours)
+                await self.store.schedule_reminder(rec.id, seat.user_id, due, seq, now=self.now())
+        except Exception:
+            log.exception("could not schedule a reminder for game %s", rec.id)
+
+    # ------------------------------------------------------------------ AI seats
+
+    def kick_ai(self, game_id: int) -> None:
+        """Start the AI runner of a game if an AI seat is to play (no-op otherwise)."""
+        task = self.ai_tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        self.ai_tasks[game_id] = asyncio.get_running_loop().create_task(
+            self._ai_loop(game_id), name=f"ada-ai-{game_id}"
+        )
+
+    def stop_ai(self, game_id: int) -> None:
+        task = self.ai_tasks.pop(game_id, None)
+        if task is not None:
+            task.cancel()
+
+    @staticmethod
+    def ai_choices(state: GameState, policy_name: str | None, seed: int) -> list[str]:
+        """The AI's whole turn on a copy of ``state`` (engine.ai), or random legal choices."""
+        from engine.ai import get_policy, play_turn
+
+        rng = random.Random(seed)
+        work = state.copy()
+        try:
+            return play_turn(work, get_policy(policy_name or "greedy"), rng)
+        except Exception:
+            log.exception("AI policy %r failed; playing random legal choices", policy_name)
+            work = state.copy()
+        seat = work.current
+        out: list[str] = []
+        while not work.is_over and work.decision is not None and work.decision.player == seat:
+            choice = rng.choice(work.decision.choices).id
+            work.apply(choice)
+            out.append(choice)
+        return out
+
+    async def _ai_loop(self, game_id: int) -> None:
+        try:
+            while True:
+                rec = await self.store.get_game(game_id)
+                if rec.status != "active":
+                    return
+                state, seq = await self.store.load_state(game_id)
+                dec = state.decision
+                if dec is None:
+                    return
+                seat = rec.seat_at(dec.player)
+                if seat is None or not seat.is_ai:
+                    return
+                if self.cfg.ai_delay > 0:
+                    await asyncio.sleep(self.cfg.ai_delay)
+                await self.play_turn_by_ai(rec, state, seq, seat.ai_policy)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the AI of game %s stopped", game_id)
+
+    async def play_turn_by_ai(
+        self, rec: GameRecord, state: GameState, seq: int, policy: str | None
+    ) -> GameState | None:
+        """Play the current player's whole turn with an AI policy: used by AI seats and by a
+        stand-in for an absent human. The AI thinks without holding the game's lock; its
+        choices are applied only if the game is still where it thought (else None)."""
+        dec = state.decision
+        assert dec is not None
+        seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
+        ids = await asyncio.to_thread(self.ai_choices, state, policy, seed)
+        async with self.locks[rec.id]:
+            now_state, now_seq = await self.store.load_state(rec.id)
+            if now_seq != seq:
+                return None  # someone moved meanwhile (an undo, a stand-in): think again
+            new, cur = now_state, seq
+            for choice_id in ids:
+                d = new.decision
+                if d is None or d.player != dec.player:
+                    break
+                new = await self.store.apply_choice(
+                    rec.id, cur, dec.player, choice_id, now=self.now()
+                )
+                cur += 1
+            if cur == seq:  # the policy gave nothing usable: play one random choice
+                pick = self.cfg.rng.choice(dec.choices).id
+                new = await self.store.apply_choice(rec.id, cur, dec.player, pick, now=self.now())
+                cur += 1
+            try:
+                await self.after_change(rec, now_state, new, cur, from_ai=True)
+            except Exception:
+                log.exception("game %s: AI turn saved, but the thread could not be updated", rec.id)
+                self.stale.add(rec.id)
+            return new

@@ -1,0 +1,87 @@
+"""Small text helpers for messages: cutting to Discord's limits and cleaning display names."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+NAME_MAX = 32
+
+# Bidirectional overrides and isolates, zero-width characters and other invisible format marks:
+# they can make a name read backwards or look like someone else's in a message or an image.
+# The zero-width joiner is kept only inside an emoji sequence (between two symbols).
+_INVISIBLE = re.compile(
+    "[\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u180e\u00ad\u034f\u061c]"
+)
+_LONE_JOINER = re.compile(
+    "(?<![\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\u200d|\u200d(?![\U0001f000-\U0001faff\u2600-\u27bf])"
+)
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters at a word boundary with an ellipsis; line breaks stay."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space > limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(\n") + "…"
+
+
+def one_line(text: str, limit: int) -> str:
+    """For a button or menu label: whitespace collapsed, then cut to ``limit``."""
+    return shorten(" ".join(text.split()), limit)
+
+
+def _graphemes(text: str) -> list[str]:
+    """User-perceived characters, approximately: a base character with its combining marks,
+    variation selectors, skin tones and zero-width-joined parts (enough not to split an emoji)."""
+    out: list[str] = []
+    join_next = False
+    for ch in text:
+        cp = ord(ch)
+        attach = (
+            unicodedata.combining(ch)
+            or 0xFE00 <= cp <= 0xFE0F  # variation selectors
+            or 0x1F3FB <= cp <= 0x1F3FF  # skin tones
+            or 0xE0020 <= cp <= 0xE007F  # tag characters (flag sequences)
+            or ch == "\u200d"
+            or join_next
+        )
+        if attach and out:
+            out[-1] += ch
+        else:
+            out.append(ch)
+        join_next = ch == "\u200d"
+    # A regional-indicator pair is one flag.
+    merged: list[str] = []
+    for g in out:
+        if (
+            merged
+            and len(merged[-1]) == 1
+            and 0x1F1E6 <= ord(merged[-1]) <= 0x1F1FF
+            and 0x1F1E6 <= ord(g[0]) <= 0x1F1FF
+        ):
+            merged[-1] += g
+        else:
+            merged.append(g)
+    return merged
+
+
+def clean_name(name: str, limit: int = NAME_MAX) -> str:
+    """A display name safe to show: invisible and direction-changing characters removed, cut to
+    ``limit`` characters without splitting an emoji, never empty."""
+    text = _LONE_JOINER.sub("", _INVISIBLE.sub("", name))
+    text = "".join(
+        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == "\u200d"
+    )
+    text = " ".join(text.split())
+    kept: list[str] = []
+    size = 0
+    for g in _graphemes(text):
+        if size + len(g) > limit:
+            break
+        kept.append(g)
+        size += len(g)
+    return "".join(kept).strip() or "player"
