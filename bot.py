@@ -1,10 +1,13 @@
 """Ada's Dream Discord bot.
 
-    python bot.py                 run the bot (needs DISCORD_TOKEN in the environment or .env)
-    python bot.py offline         the offline table: the real bot on a simulated Discord, in the browser
-    python bot.py check-db        verify every stored game against its seed and choices
-    python bot.py backup DEST     consistent copy of the live database
-    python bot.py migrate         apply pending database migrations
+    ./scripts/run                 run the bot (needs DISCORD_TOKEN in the environment or .env)
+    ./scripts/run offline         the offline table: the real bot on a simulated Discord, in the browser
+    ./scripts/run check-db        verify every stored game against its seed and choices
+    ./scripts/run backup DEST     consistent copy of the live database
+    ./scripts/run repair [ID]     rebuild snapshots of games from their recorded choices
+    ./scripts/run migrate         apply pending database migrations
+
+(``./scripts/run`` installs into .venv when needed, then runs ``python bot.py`` with these arguments.)
 
 Settings (.env or environment): DISCORD_TOKEN, DATABASE_PATH (default ./adas_dream.db),
 LOG_LEVEL (default INFO), TEST_GUILD_ID (optional: sync the commands to that server only, which
@@ -37,7 +40,7 @@ MAINTENANCE = {"check-db", "backup", "migrate", "repair"}
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the
-environment, then run `python bot.py` again.
+environment, then run `./scripts/run` again.
 
   1. https://discord.com/developers/applications -> New Application -> Bot -> Reset Token: copy it.
   2. cp .env.example .env   and put the token after DISCORD_TOKEN=
@@ -45,7 +48,7 @@ environment, then run `python bot.py` again.
      permissions: View Channels, Send Messages, Send Messages in Threads, Create Public Threads,
      Embed Links, Attach Files, Read Message History.
 
-Want to try the game without Discord?  ./scripts/run offline   (or: python bot.py offline)
+Want to try the game without Discord?  ./scripts/run offline
 """
 
 
@@ -79,6 +82,9 @@ class AdaBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d command(s) to the test guild %s", len(synced), self.ada.test_guild)
+        elif self.ada.offline:
+            synced = await self.tree.sync()
+            log.info("synced %d command(s) to the offline table", len(synced))
         else:
             synced = await self.tree.sync()
             log.info("synced %d global command(s) (may take a while to appear)", len(synced))
@@ -110,6 +116,7 @@ def create_bot(
     reminder_interval: float = 120.0,
     seed: int | None = None,
     test_guild: int | None = None,
+    offline: bool = False,
 ) -> AdaBot:
     """A new bot object on the database at ``db_path`` (one per run: make a fresh one to restart).
 
@@ -124,6 +131,7 @@ def create_bot(
         reminder_interval=reminder_interval,
         rng=random.Random(seed),
         test_guild=test_guild,
+        offline=offline,
     )
     return AdaBot(config)
 
@@ -137,12 +145,29 @@ def _load_env() -> None:
     load_dotenv(env if env.is_file() else None, override=False)
 
 
-def _logging() -> None:
+class _Noise(logging.Filter):
+    """Drops discord.py warnings that mislead here: this bot uses no voice, and offline the
+    simulated Discord builds a second connection state without intents."""
+
+    def __init__(self, offline: bool) -> None:
+        super().__init__()
+        self.phrases = ["voice will NOT be supported"]
+        if offline:
+            self.phrases.append("Guilds intent seems to be disabled")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(p in message for p in self.phrases)
+
+
+def _logging(offline: bool = False) -> None:
     level = os.environ.get("LOG_LEVEL", "INFO").upper()
     logging.basicConfig(
         level=getattr(logging, level, logging.INFO),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_Noise(offline))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -152,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from store import cli
 
         return cli.main(args)
-    _logging()
+    _logging(offline=bool(args) and args[0] == "offline")
     if args and args[0] == "offline":
         from offline.table import main as offline_main
 

@@ -27,6 +27,8 @@ class BotConfig:
     """Seeds of new games and of the AI seats' play."""
     test_guild: int | None = None
     """Sync the commands to this guild only (immediate), instead of globally."""
+    offline: bool = False
+    """Running on the offline table (a simulated Discord): only the log lines differ."""
     store: Store | None = None
     games: Any = None
     """The game service the cogs share (cogs.service.GameService), made at start-up."""

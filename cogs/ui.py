@@ -41,8 +41,8 @@ BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in men
 PER_SELECT = 25
 PAGE_SIZE = 100  # (legacy page buttons)
 TEXT_MAX = 3800  # Components V2: at most 4,000 characters of text in a message
-DIGEST_MAX = 2200
-TURN_LINE = 280
+DIGEST_MAX = 2400
+TURN_LINE = 600  # a turn's line is cut only when the whole digest would not fit
 
 COLOURS = [0xC0392B, 0x27AE60, 0x2E86C1, 0x8E44AD]  # seat colours, as on the board images
 QUIET = ("skip", "done", "pass")

@@ -1,7 +1,6 @@
 """The offline table: try Ada's Dream without a Discord token.
 
-    python bot.py offline [--players 2] [--ai 1] [--port 8765] [--db FILE]
-    scripts/offline_table ...
+    ./scripts/run offline [--players 3] [--ai 1] [--port 8765] [--db FILE]
 
 Starts the real bot (same cogs, same database code) against simcord's in-memory Discord, creates
 a server with a #games channel and a few members, sets up a game in its thread, and serves a
@@ -16,7 +15,9 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ NAMES = ("ada", "charles", "mary", "john")
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py offline", description=__doc__.split("\n")[0])
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats in the game")
+    p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="seats in the game")
     p.add_argument("--ai", type=int, default=1, choices=(0, 1, 2, 3), help="how many are AI")
     p.add_argument("--policy", default="greedy", help="AI policy (random, greedy, search)")
     p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any free)")
@@ -37,19 +38,36 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def run_table(args: argparse.Namespace, ready: Any = None) -> None:
+    if args.ai >= args.players:
+        raise SystemExit("leave at least one seat for a person (--ai < --players)")
+    with database(args.db) as db:
+        await _run(args, db, ready)
+
+
+@contextlib.contextmanager
+def database(path: str | None) -> Iterator[str]:
+    """The table's database: the file given, else a temporary one removed when the table stops."""
+    if path:
+        yield path
+        return
+    scratch = tempfile.mkdtemp(prefix="ada-offline-")
+    try:
+        yield str(Path(scratch) / "offline.db")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+async def _run(args: argparse.Namespace, db: str, ready: Any) -> None:
     import simcord
 
     from bot import create_bot
 
-    humans = max(1, args.players - args.ai)
-    if args.ai >= args.players:
-        raise SystemExit("leave at least one seat for a person (--ai < --players)")
-    db = args.db or str(Path(tempfile.mkdtemp(prefix="ada-offline-")) / "offline.db")
-    bot = create_bot(db, images=not args.no_images, ai_delay=1.0, seed=None)
+    bot = create_bot(db, images=not args.no_images, ai_delay=1.0, seed=None, offline=True)
     try:
         async with simcord.run(bot, check_errors=False) as env:
             guild = env.create_guild("Ada's Dream (offline)")
             channel = guild.create_text_channel("games")
+            humans = args.players - args.ai
             people = [guild.add_member(env.create_user(n)) for n in NAMES[:humans]]
             res = await people[0].slash(
                 channel, "ada new", players=args.players, ai=args.ai, ai_policy=args.policy
@@ -69,7 +87,12 @@ async def run_table(args: argparse.Namespace, ready: Any = None) -> None:
             async with env.preview(
                 thread, viewers=people, layout="channel", port=args.port
             ) as preview:
-                print(f"\nAda's Dream offline table (game #{game}, database {db})")
+                where = (
+                    f"database {args.db}"
+                    if args.db
+                    else "a temporary database, removed when you stop"
+                )
+                print(f"\nAda's Dream offline table (game #{game}, {where})")
                 print(f"Open this address in a browser on this machine:\n\n    {preview.url}\n")
                 print("Switch between the players with the page's viewer menu; type /ada for the")
                 print("commands. Stop with Ctrl-C (or 'End preview session' on the page).\n")

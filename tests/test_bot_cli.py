@@ -38,4 +38,42 @@ def test_check_db_and_backup(tmp_path: Path, capsys: Any) -> None:
 
 def test_unknown_subcommand_prints_the_usage(capsys: Any) -> None:
     assert bot.main(["frobnicate"]) == 2
-    assert "python bot.py offline" in capsys.readouterr().out
+    assert "./scripts/run offline" in capsys.readouterr().out
+
+
+def test_the_no_token_text_names_the_run_script(monkeypatch: Any, capsys: Any) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    bot.main(["run"])
+    err = capsys.readouterr().err
+    assert "./scripts/run" in err and "python bot.py" not in err  # bot.py fails outside .venv
+
+
+def test_offline_table_seats_two_people_and_cleans_up() -> None:
+    from offline.table import _parser, database
+
+    args = _parser().parse_args([])
+    assert args.players - args.ai == 2  # someone to switch to in "Viewing as"
+    with database(None) as path:
+        Path(path).write_text("x")
+        assert Path(path).exists()
+    assert not Path(path).parent.exists()  # the temporary database went with the table
+    with database("keep.db") as path:
+        assert path == "keep.db"
+
+
+def test_no_misleading_log_lines(caplog: Any) -> None:
+    import logging
+
+    noise = bot._Noise(offline=True)
+    for text, shown in [
+        ("PyNaCl is not installed, voice will NOT be supported", False),
+        ("Guilds intent seems to be disabled. This may cause state related issues.", False),
+        ("game 1 started", True),
+    ]:
+        record = logging.LogRecord("discord.client", logging.WARNING, "", 0, text, (), None)
+        assert noise.filter(record) is shown, text
+    online = bot._Noise(offline=False)
+    intent = logging.LogRecord(
+        "discord.state", logging.WARNING, "", 0, "Guilds intent seems to be disabled.", (), None
+    )
+    assert online.filter(intent)  # on a real Discord that warning would matter

@@ -1,0 +1,194 @@
+"""The turn message as a player reads it (issue 18): top to bottom, line breaks kept, what
+happened since your last turn, old turns shrunk to a record, and the polish items, each checked
+through Discord as members would meet them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cogs import ui
+from cogs.text import clean_name, one_line, shorten
+from offline.driver import custom_ids, texts
+from tests.test_bot_errors import private_text
+
+
+async def play_until(
+    table: Any, game: int, rng: random.Random, done: Any, limit: int = 400
+) -> None:
+    for _ in range(limit):
+        state, _ = await table.store.load_state(game)
+        if done(state):
+            return
+        await table.move(game, lambda d: rng.randrange(len(d.choices)))
+    raise AssertionError("the position was not reached")
+
+
+def name_of(table: Any, rec: Any, seat: int) -> str:
+    return rec.seat_at(seat).name
+
+
+class TestTurnMessage:
+    async def test_reads_top_to_bottom_with_line_breaks(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob", "carol"))
+        rng = random.Random(3)
+        await play_until(table, game, rng, lambda st: st.round >= 2 and st.decision.kind == "turn")
+        state, seq = await table.store.load_state(game)
+        rec = await table.store.get_game(game)
+        msg = await table.turn_message(game)
+        text = texts(msg)
+        lines = text.split("\n")
+        # whose turn and what they must decide, in one line under the title
+        assert lines[0].startswith(f"### Game #{game} · round {state.round}")
+        assert (
+            lines[1] == f"{ui.mention_of(rec.seat_at(state.current))}: **{state.decision.prompt}**"
+        )
+        # then what happened, one line per turn, then the picture and the controls
+        assert "**Since " in text and text.index("**Since ") > text.index(lines[1])
+        assert all(line.startswith("• **") for line in text.split("**Since ")[1].split("\n")[1:3])
+        assert "Decision " not in text  # no engine bookkeeping in the message
+
+    async def test_digest_covers_every_move_since_the_players_last_turn(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob", "carol"))
+        rng = random.Random(11)
+        await play_until(table, game, rng, lambda st: st.round >= 3 and st.decision.kind == "turn")
+        state, _ = await table.store.load_state(game)
+        me = state.seat_names[state.current]
+        # independently of the bot's code: the log lines after my last line
+        last = max(i for i, line in enumerate(state.log) if line.startswith(f"{me}: "))
+        since = [
+            line.split(": ", 1)[1].rstrip(".") for line in state.log[last + 1 :] if ": " in line
+        ]
+        assert len(since) >= 4
+        text = texts(await table.turn_message(game))
+        digest = text.split(f"**Since {me}'s last turn**")[1]
+        for line in since:
+            assert (
+                line.replace("Workshop turn: ", "Workshop: ").replace("Actions turn: ", "")
+                in digest
+            ), line
+        others = {n for n in state.seat_names if n != me}
+        assert all(f"**{n}**" in digest for n in others)
+
+    async def test_old_turn_messages_become_a_one_line_record(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        rng = random.Random(5)
+        first = await table.turn_message(game)
+        state, _ = await table.store.load_state(game)
+        first_player = state.current
+        await play_until(table, game, rng, lambda st: st.current != first_player)
+        state, _ = await table.store.load_state(game)
+        old = table.message(table.thread(game), first.id)
+        record = texts(old)
+        assert record.startswith(f"-# Round 1 · **{state.seat_names[first_player]}**: ")
+        opening = next(
+            ln for ln in state.log if ln.startswith(f"{state.seat_names[first_player]}: ")
+        )
+        assert opening.split(": ", 2)[2].split(" from ")[0] in record  # e.g. "moves blue 4"
+        assert not custom_ids(old) and not old.attachments
+        assert record.count("\n") <= 1 and "Your turn" not in record
+        # the new turn message is the only one with controls
+        with_controls = [m for m in table.thread(game).history() if custom_ids(m)]
+        assert [m.id for m in with_controls] == [(await table.turn_message(game)).id]
+
+    async def test_a_decision_about_the_hand_comes_privately_without_an_extra_click(
+        self, table: Any
+    ) -> None:
+        game = await table.new_game("alice", ("bob",))
+        rng = random.Random(8)
+        for _ in range(300):
+            state, seq = await table.store.load_state(game)
+            res = await table.move(game, lambda d: rng.randrange(len(d.choices)))
+            after, new_seq = await table.store.load_state(game)
+            if after.decision and after.decision.private and after.current == state.current:
+                break
+        else:
+            raise AssertionError("no private decision right after a click")
+        sent = [f for f in res.followups if f.ephemeral]
+        assert sent, "the private choices were not sent with the click's answer"
+        ids = custom_ids(sent[-1])
+        assert any(i.startswith(f"ada:c:{game}:{new_seq}:") for i in ids)
+        assert "Your hand" in texts(sent[-1]) and "\n" in texts(sent[-1])
+
+
+class TestPolish:
+    async def test_ai_seats_are_marked_once(self, table: Any) -> None:
+        res = await table.alice.slash(table.channel, "ada new", players=2, ai=1)
+        assert res.acknowledged
+        game = max(g.id for g in await table.store.games_in_channel(table.channel.id))
+        lobby = await table.lobby_message(game)
+        assert "(AI) (AI)" not in lobby.embeds[0].description
+        assert "Babbage (AI)" in lobby.embeds[0].description
+        await table.alice.click(lobby, custom_id=f"ada:l:start:{game}")
+        for m in table.thread(game).history():
+            assert "(AI) (AI)" not in texts(m)
+
+    async def test_lobby_names_its_creator_not_an_id(self, table: Any) -> None:
+        game = await table.new_game("alice", (), start=False, players=2)
+        footer = (await table.lobby_message(game)).embeds[0].description
+        assert f"user {table.alice.id}" not in footer and f"<@{table.alice.id}>" in footer
+
+    async def test_commands_in_the_games_own_thread_say_why_not(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        thread = table.thread(game)
+        res = await table.alice.slash(thread, "ada final")
+        assert "still being played" in private_text(res)
+        res = await table.alice.slash(thread, "ada start")
+        assert "already started" in private_text(res)
+        res = await table.alice.slash(thread, "ada cancel")
+        assert "cancelled" in private_text(res)
+        for command in ("ada undo", "ada rules", "ada refresh"):
+            res = await table.alice.slash(thread, command)
+            assert "was cancelled" in private_text(res), command
+        res = await table.alice.slash(thread, "ada play", choice="1")
+        assert "was cancelled" in private_text(res)
+        assert "can't tell which game" not in private_text(res)
+
+    async def test_after_the_end(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        rec = await table.store.get_game(game)
+        await table.store.repair_game(game)  # (a no-op: the game is healthy)
+        state, seq = await table.store.load_state(game)
+        # play the whole game quickly through the store, then ask in the thread
+        rng = random.Random(2)
+        while not state.is_over:
+            seat = state.decision.player
+            state = await table.store.apply_choice(
+                game, seq, seat, rng.choice(state.decision.choices).id
+            )
+            seq += 1
+        thread = table.thread(game)
+        for command, options in (
+            ("ada undo", {}),
+            ("ada rules", {}),
+            ("ada play", {"choice": "1"}),
+        ):
+            res = await table.alice.slash(thread, command, **options)
+            assert "is over" in private_text(res) and "/ada final" in private_text(res), command
+        res = await table.alice.slash(thread, "ada score")
+        text = private_text(res)
+        assert "final score" in text and "so far" not in text
+        assert rec.id == game
+
+    async def test_typing_a_move_out_of_turn_says_whose_turn_it_is(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        state, _ = await table.store.load_state(game)
+        rec = await table.store.get_game(game)
+        waiting = rec.seat_at(state.current)
+        other = table.bob if waiting.user_id == table.alice.id else table.alice
+        res = await other.slash(table.thread(game), "ada play", choice="no such move")
+        assert "not your turn" in private_text(res) and waiting.name in private_text(res)
+
+    def test_text_keeps_line_breaks_and_cuts_at_words(self) -> None:
+        text = "What just happened\n• alice moved\n\n**Your turn**: pick one"
+        assert shorten(text, 200) == text  # under the limit nothing changes
+        cut = shorten("word " * 100, 50)
+        assert len(cut) <= 50 and cut.endswith("…")
+        assert one_line("a\nb   c", 10) == "a b c"
+
+    def test_display_names_are_cleaned(self) -> None:
+        assert clean_name("\u202eevil\u200b") == "evil"
+        family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+        name = clean_name(family * 20)
+        assert len(name) <= 32 and name == family * (len(name) // len(family))
+        assert clean_name("\u200b\u200d") == "player"
