@@ -25,7 +25,6 @@ import re
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -36,23 +35,6 @@ def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[k]
-
-
-def components_of(message: Any) -> list[dict[str, Any]]:
-    """Every component of a message (a discord.Message or a simcord response), flattened."""
-    raw = message.components
-    out: list[dict[str, Any]] = []
-
-    def walk(items: Any) -> None:
-        for c in items:
-            d = c if isinstance(c, dict) else c.to_dict()
-            out.append(d)
-            walk(d.get("components") or [])
-            if isinstance(d.get("accessory"), dict):
-                walk([d["accessory"]])
-
-    walk(raw)
-    return out
 
 
 class Counter:
@@ -90,62 +72,6 @@ class Counter:
         return self.posts + self.edits + self.other
 
 
-class Player:
-    """Reaches a chosen decision index through the message's components, counting clicks."""
-
-    def __init__(self, table: Any) -> None:
-        self.table = table
-        self.clicks = 0
-        self.latency: list[float] = []
-
-    async def _act(self, verb: Any, *args: Any, **kwargs: Any) -> Any:
-        t0 = time.perf_counter()
-        res = await verb(*args, **kwargs)
-        self.latency.append(time.perf_counter() - t0)
-        self.clicks += 1
-        assert res.acknowledged, res
-        return res
-
-    async def choose(self, actor: Any, message: Any, game: int, seq: int, idx: int) -> None:
-        target = message
-        for _ in range(6):  # at most a few steps to any choice
-            comps = components_of(target)
-            ids = {c.get("custom_id"): c for c in comps if c.get("custom_id")}
-            direct = f"ada:c:{game}:{seq}:{idx}"
-            if direct in ids:
-                await self._act(actor.click, target, custom_id=direct)
-                return
-            for cid, c in ids.items():
-                if cid.startswith(f"ada:s:{game}:{seq}:") and any(
-                    o["value"] == str(idx) for o in c.get("options", [])
-                ):
-                    await self._act(actor.select, target, [str(idx)], custom_id=cid)
-                    return
-            step = self._next_step(ids, game, seq, idx)
-            if step is None:
-                raise AssertionError(f"no way to choice {idx} in {sorted(ids)}")
-            res = await self._act(actor.click, target, custom_id=step)
-            target = res.response if res.response is not None else target
-            if res.response is None:  # an edit of the same message: read it again
-                target = await self.table.fresh(target)
-        raise AssertionError("too many steps")
-
-    @staticmethod
-    def _next_step(ids: dict[str, Any], game: int, seq: int, idx: int) -> str | None:
-        private = f"ada:p:{game}:{seq}"
-        if private in ids:
-            return private
-        for cid in ids:  # a group button whose range holds idx: ada:g:<game>:<seq>:<lo>:<hi>
-            m = re.fullmatch(rf"ada:g:{game}:{seq}:(\d+):(\d+)", cid)
-            if m and int(m[1]) <= idx < int(m[2]):
-                return cid
-        from cogs import ui
-
-        page = idx // getattr(ui, "PAGE_SIZE", 100)
-        cid = f"ada:pg:{game}:{seq}:{page}"
-        return cid if cid in ids else None
-
-
 class Table:
     def __init__(self, env: Any, players: int) -> None:
         self.env = env
@@ -179,7 +105,7 @@ class Table:
         return game
 
 
-async def play_game(table: Table, player: Player, game: int, seed: int) -> dict[str, float]:
+async def play_game(table: Table, player: Any, game: int, seed: int) -> dict[str, float]:
     from engine.ai import get_policy
 
     greedy = get_policy("greedy")
@@ -201,8 +127,9 @@ async def play_game(table: Table, player: Player, game: int, seed: int) -> dict[
         idx = next(i for i, c in enumerate(dec.choices) if c.id == choice)
         actor = table.by_id[rec.seat_at(dec.player).user_id]
         shown = await table.store.latest_message(game, "turn")
-        target = table.message(table.thread(game), shown.message_id)
-        await player.choose(actor, target, game, seq, idx)
+        thread = table.thread(game)
+        target = table.message(thread, shown.message_id)
+        await player.choose(actor, thread, target, state, game, seq, idx)
         _, new_seq = await table.store.load_state(game)
         assert new_seq == seq + 1, "the click did not play the move"
         decisions += 1
@@ -213,6 +140,7 @@ async def main(args: argparse.Namespace) -> None:
     import simcord
 
     from bot import create_bot
+    from offline.driver import Clicker
 
     db = Path(tempfile.mkdtemp(prefix="ada-bench-")) / "bench.db"
     bot = create_bot(db, images=not args.no_images, ai_delay=0, seed=args.seed)
@@ -227,7 +155,7 @@ async def main(args: argparse.Namespace) -> None:
             counter = Counter()
             table = Table(env, args.players)
             for g in range(args.games):
-                player = Player(table)
+                player = Clicker(env)
                 game = await table.new_game(args.players)
                 counter.reset()  # count the game itself, not the lobby
                 figures = await play_game(table, player, game, args.seed + g)

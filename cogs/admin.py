@@ -3,33 +3,60 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import ui
+from cogs import digest, ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.service import Oops
+from store import GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)
 
 
 class StandinCog(AdaCog, name="Standin"):
-    """An AI plays one turn for an absent player, when asked (never by itself)."""
+    """An AI plays one turn for an absent player, when asked (never by itself), and only once
+    the player has been reminded and a grace period has passed."""
+
+    async def ready_at(self, rec: GameRecord, seat: SeatRecord, seq: int) -> datetime | None:
+        """From when a stand-in may play ``seat``'s decision ``seq`` (None: not reminded yet).
+
+        The player must have been reminded about this decision (or have switched reminders
+        off, in which case the first reminder's delay counts as if it had been sent), then a
+        grace period passes: the game's ``standin_hours``, by default the reminder delay.
+        """
+        assert seat.user_id is not None
+        enabled, hours = await self.games.reminder_hours(rec, seat.user_id)
+        grace = timedelta(hours=float(rec.options.get("standin_hours") or hours))
+        sent = [
+            r.sent_at
+            for r in await self.store.reminders(rec.id)
+            if r.user_id == seat.user_id and r.seq == seq and r.status == "sent" and r.sent_at
+        ]
+        if sent:
+            return min(sent) + grace
+        if enabled:
+            return None
+        moves = await self.store.choices(rec.id)
+        since = moves[-1].applied_at if moves else (rec.started_at or rec.created_at)
+        return since + timedelta(hours=hours) + grace
 
     @app_commands.command(
         name="standin",
-        description="Ask an AI to play the current turn of an absent player (owner, or a table vote).",
+        description="Ask an AI to play the turn of a player who has been away (owner, or a table vote).",
     )
     @app_commands.describe(game="The game number (default: this thread's game).")
     @app_commands.autocomplete(game=AdaCog.game_autocomplete)
     @friendly
     async def standin(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        """An AI stand-in plays one turn for the player whose turn it is. The game's creator
-        (or a server admin, or the absent player) asks, or a majority of the other human
-        players vote for it with this same command."""
+        """An AI stand-in plays one turn for the player whose turn it is, once that player has
+        been reminded and a grace period has passed. The game's creator (or a server admin, or
+        the absent player) asks, or a majority of the other human players vote for it with this
+        same command. The absent player is told, in the thread and by DM, what was played."""
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("active",))
         async with self.games.locks[rec.id]:
@@ -45,9 +72,21 @@ class StandinCog(AdaCog, name="Standin"):
             humans = [s.user_id for s in rec.seats if not s.is_ai and s.user_id is not None]
             others = [u for u in humans if u != seat.user_id]
             owner = user == seat.user_id or await self.is_admin(interaction, rec)
+            if not owner and user not in others:
+                raise Oops("Only players of this game can vote for a stand-in.")
+            if user != seat.user_id:
+                ready = await self.ready_at(rec, seat, seq)
+                if ready is None:
+                    raise Oops(
+                        f"{seat.name} hasn't been reminded about this turn yet: a stand-in can "
+                        "be asked once they have been reminded and had time to answer."
+                    )
+                if self.games.now() < ready:
+                    raise Oops(
+                        f"{seat.name} was reminded; a stand-in can be asked "
+                        f"{discord.utils.format_dt(ready, 'R')} ({discord.utils.format_dt(ready)})."
+                    )
             if not owner:
-                if user not in others:
-                    raise Oops("Only players of this game can vote for a stand-in.")
                 votes = await self.store.add_standin_vote(rec.id, seq, user, now=self.games.now())
                 needed = len(others) // 2 + 1
                 if len(set(votes) & set(others)) < needed:
@@ -57,15 +96,32 @@ class StandinCog(AdaCog, name="Standin"):
                         f"{seat.name}'s turn.",
                     )
                     return
-        await self.games.announce(
-            rec,
-            f"An AI stand-in plays **{ui.seat_name(seat)}**'s turn (asked by {interaction.user.mention}).",
-        )
         new = await self.games.play_turn_by_ai(rec, state, seq, "greedy")
         if new is None:
             raise Oops("The game moved on meanwhile: no stand-in was needed.")
+        turn = digest.last_turn_of(new, dec.player)
+        played = digest.summary(turn, 600) if turn else "its turn"
+        await self.games.announce(
+            rec,
+            f"An AI stand-in played **{ui.seat_name(seat)}**'s turn (asked by "
+            f"{interaction.user.mention}): {played}",
+        )
+        if seat.user_id is not None and seat.user_id != user:
+            await self.tell_absent(rec, seat.user_id, played)
         await say(interaction, f"The stand-in played {seat.name}'s turn.")
         self.games.kick_ai(rec.id)
+
+    async def tell_absent(self, rec: GameRecord, user_id: int, played: str) -> None:
+        """A DM to the player a stand-in played for (best effort: DMs may be closed)."""
+        link = await self.games.current_link(rec)
+        try:
+            member = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await member.send(
+                f"While you were away, an AI stand-in played your turn in Ada's Dream game "
+                f"#{rec.id}: {played}\nThe game: {link}"
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: could not tell %s about the stand-in: %s", rec.id, user_id, exc)
 
 
 class SettingsCog(AdaCog, name="Settings"):

@@ -80,6 +80,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         ai="How many of the seats are played by the computer (0-3).",
         ai_policy="How the computer plays: greedy (default), random or search.",
         reminder_hours="Remind a player after this many hours without a move (default: server setting, 12).",
+        standin_hours="After a reminder, hours before an AI stand-in may be asked (default: the reminder delay).",
         join="Take a seat yourself (default: yes).",
     )
     @app_commands.autocomplete(ai_policy=policy_autocomplete)
@@ -91,6 +92,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         ai: app_commands.Range[int, 0, 3] = 0,
         ai_policy: str | None = None,
         reminder_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+        standin_hours: app_commands.Range[float, 1.0, 336.0] | None = None,
         join: bool = True,
     ) -> None:
         """Create a game: it gets its own thread with a lobby message (Join, Leave, Add AI,
@@ -118,6 +120,8 @@ class LobbyCog(AdaCog, name="Lobby"):
         options: dict[str, Any] = {"players": players}
         if reminder_hours:
             options["reminder_hours"] = float(reminder_hours)
+        if standin_hours:
+            options["standin_hours"] = float(standin_hours)
         game_id = await self.store.create_game(
             interaction.guild_id or 0, channel.id, interaction.user.id, options, now=now
         )

@@ -519,6 +519,9 @@ def lobby_embed(rec: GameRecord) -> discord.Embed:
     details = [f"Created by <@{rec.creator_id}>"]
     if hours:
         details.append(f"reminders after {hours:g} h")
+    standin = rec.options.get("standin_hours")
+    if standin:
+        details.append(f"a stand-in may be asked {standin:g} h after a reminder")
     details.append("seat order and first player are drawn at the start")
     embed = discord.Embed(
         title=f"Ada's Dream — game #{rec.id}",

@@ -1,11 +1,13 @@
-"""An AI stand-in plays an absent player's turn: only when asked, never by itself (issue 6)."""
+"""An AI stand-in plays an absent player's turn: only when asked, never by itself, and only once
+that player has been reminded and a grace period has passed (issues 6 and 19)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from offline.driver import texts
 from tests.test_bot_errors import private_text
-from tests.test_bot_reminders import HOUR, wait
+from tests.test_bot_reminders import HOUR, dms, wait
 
 
 async def absent_player(table: Any, game: int) -> tuple[str, int, int]:
@@ -25,21 +27,51 @@ async def test_no_stand_in_without_being_asked(table: Any) -> None:
     assert after == seq
 
 
-async def test_the_creator_asks_and_the_stand_in_plays_one_turn(table: Any) -> None:
-    game = await table.new_game("alice", ("bob",))
-    _, seat, seq = await absent_player(table, game)
+async def test_not_before_a_reminder_and_a_grace_period(table: Any) -> None:
+    game = await table.new_game("alice", ("bob", "carol"))
+    absent, _, seq = await absent_player(table, game)
+    asker = "carol" if absent != "carol" else "bob"
+    # the creator may not skip anyone the moment their turn starts (nor can a 2-player opponent)
     res = await table.alice.slash(table.thread(game), "ada standin")
-    assert res.ephemeral and "played" in private_text(res)
+    if absent != "alice":
+        assert "hasn't been reminded" in private_text(res)
+    await wait(table.env, 12.5 * HOUR)  # the first reminder is sent at 12 h
+    assert dms(table.members[absent])
+    res = await table.members[asker].slash(table.thread(game), "ada standin")
+    assert "was reminded; a stand-in can be asked" in private_text(res)
+    assert (await table.store.load_state(game))[1] == seq
+
+
+async def test_the_creator_asks_after_the_grace_and_the_absent_player_is_told(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    absent, seat, seq = await absent_player(table, game)
+    asker = "bob" if absent == "alice" else "alice"
+    await wait(table.env, 24.5 * HOUR)  # reminded at 12 h, then the 12 h grace
+    # the creator asks; or, if the creator is the absent one, bob's vote is the majority
+    res = await table.members[asker].slash(table.thread(game), "ada standin")
+    assert "played" in private_text(res)
     state, new_seq = await table.store.load_state(game)
     assert new_seq > seq and state.current != seat  # the whole turn, then the next player
-    assert any("stand-in" in (m.content or "") for m in table.thread(game).history())
+    note = next(texts(m) for m in table.thread(game).history() if "stand-in played" in texts(m))
+    assert "Workshop" in note or "uses" in note  # what was played, not only that it was
+    told = [d for d in dms(table.members[absent]) if "stand-in played your turn" in d]
+    assert len(told) == 1
     assert (await table.store.verify_game(game)).ok
+
+
+async def test_the_absent_player_may_ask_at_once(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    absent, _, seq = await absent_player(table, game)
+    res = await table.members[absent].slash(table.thread(game), "ada standin")
+    assert "played" in private_text(res)
+    assert (await table.store.load_state(game))[1] > seq
 
 
 async def test_other_players_vote_by_majority(table: Any) -> None:
     game = await table.new_game("alice", ("bob", "carol", "dave"))
     absent, _, seq = await absent_player(table, game)
     voters = [n for n in ("bob", "carol", "dave") if n != absent]  # not the creator
+    await wait(table.env, 24.5 * HOUR)
     res = await table.members[voters[0]].slash(table.thread(game), "ada standin")
     assert "Vote recorded: 1 of 2" in private_text(res)
     res = await table.members[voters[0]].slash(table.thread(game), "ada standin")
@@ -50,6 +82,15 @@ async def test_other_players_vote_by_majority(table: Any) -> None:
     assert "played" in private_text(res)
     _, done = await table.store.load_state(game)
     assert done > seq
+
+
+async def test_a_game_can_set_its_own_grace(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",), standin_hours=2)
+    absent, _, seq = await absent_player(table, game)
+    asker = "bob" if absent == "alice" else "alice"
+    await wait(table.env, 14.5 * HOUR)  # reminded at 12 h, 2 h grace
+    res = await table.members[asker].slash(table.thread(game), "ada standin")
+    assert "played" in private_text(res)
 
 
 async def test_an_outsider_cannot_ask(table: Any) -> None:
