@@ -43,6 +43,11 @@ def texts(message: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def pinged(env: Any, message: Any) -> list[int]:
+    """The users a message notified (simcord keeps who was pinged, not only who was mentioned)."""
+    return list(env.backend.messages[message.channel.id][message.id].ping_user_ids)
+
+
 class Clicker:
     """Reaches choices through the components, remembering each player's private message."""
 

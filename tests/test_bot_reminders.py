@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from offline.driver import texts
+from offline.driver import pinged, texts
 
 HOUR = 3600.0
 
@@ -40,7 +40,7 @@ async def test_ping_then_dm_reminders_with_backoff(table: Any) -> None:
     mover, other = await to_move(table, game)
     turn = await table.turn_message(game)
     assert mover.mention in texts(turn)  # the turn ping
-    assert [u.id for u in turn.mentions] == [mover.id]
+    assert pinged(table.env, turn) == [mover.id]
     await wait(table.env, 11.5 * HOUR)
     assert dms(mover) == []
     await wait(table.env, 0.75 * HOUR)  # 12 h 15 min: the first reminder

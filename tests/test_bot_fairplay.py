@@ -1,0 +1,120 @@
+"""Fair play and honest answers (issue 19): what a hostile member, a careless admin or a flaky
+host could do, and how the bot answers. Each case was a hole before its fix."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import discord
+
+from cogs import ui
+from offline.driver import custom_ids, pinged, texts
+from tests.test_bot_errors import consistent, private_text, who_moves
+from tests.test_bot_reminders import HOUR, wait
+
+
+class TestHonestAnswers:
+    async def test_a_move_saved_before_a_failure_is_reported_as_counted(
+        self, table: Any, monkeypatch: Any
+    ) -> None:
+        game = await table.new_game("alice", ("bob",))
+        _, seq = await table.store.load_state(game)
+        real = table.store.record_message
+        calls = {"n": 0}
+
+        async def locked(*args: Any, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise sqlite3.OperationalError("database is locked")
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(table.store, "record_message", locked)
+        res = await table.move(game, lambda d: 0)
+        text = private_text(res)
+        assert "counted" in text and "nothing was changed" not in text
+        assert (await table.store.load_state(game))[1] == seq + 1
+        # the next event repairs the thread, then plays on
+        await table.move(game, lambda d: 0)
+        state, now = await table.store.load_state(game)
+        assert (await table.store.latest_message(game, "turn")).seq == now == seq + 2
+        await consistent(table, game)
+
+    async def test_a_broken_game_says_so_in_its_own_thread(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        mover, _other, _state, seq = await who_moves(table, game)
+        msg = await table.turn_message(game)
+        await table.store.mark_broken(game, "a test damaged it")
+        res = await mover.slash(table.thread(game), "ada hand")
+        assert "damaged" in private_text(res)
+        first = next(i for i in custom_ids(msg) if i.startswith(("ada:c:", "ada:g:")))
+        res = await mover.click(msg, custom_id=first)
+        assert "damaged" in private_text(res)
+        assert "can't tell" not in private_text(res)
+
+
+class TestFairPlay:
+    async def test_refresh_is_for_players_rarely_and_without_a_new_ping(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        thread = table.thread(game)
+        res = await table.carol.slash(thread, "ada refresh")
+        assert "Only the players" in private_text(res)
+        res = await table.bob.slash(thread, "ada refresh")
+        assert "Posted" in private_text(res)
+        again = await table.turn_message(game)
+        assert pinged(table.env, again) == []  # a re-post is not a new ping
+        res = await table.alice.slash(thread, "ada refresh")
+        assert "posted again" in private_text(res)
+        assert (await table.turn_message(game)).id == again.id
+        await wait(table.env, 6 * 60)
+        res = await table.alice.slash(thread, "ada refresh")
+        assert "Posted" in private_text(res)
+        # only one message with controls in the thread at any time
+        assert len([m for m in thread.history() if custom_ids(m)]) == 1
+
+    async def test_refresh_pings_when_a_reminder_is_due(self, table: Any, monkeypatch: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        mover, other, _state, _seq = await who_moves(table, game)
+        cog = table.env.bot.get_cog("Reminders")
+        monkeypatch.setattr(cog.reminder_loop, "is_running", lambda: False)
+        cog.reminder_loop.cancel()  # the reminder falls due but is not sent yet
+        await wait(table.env, 13 * HOUR)
+        res = await other.slash(table.thread(game), "ada refresh")
+        assert "Posted" in private_text(res)
+        assert pinged(table.env, await table.turn_message(game)) == [mover.id]
+
+    async def test_buttons_act_only_in_their_games_place(self, table: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        other_guild = table.env.create_guild("Elsewhere")
+        elsewhere = other_guild.create_text_channel("general")
+        intruder = other_guild.add_member(table.env.create_user("mallory"))
+        alice_there = other_guild.add_member(table.alice.user)
+        channel = table.env.bot.get_channel(elsewhere.id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="hand", custom_id=ui.cid_hand(game)))
+        view.add_item(discord.ui.Button(label="start", custom_id=ui.cid_lobby("cancel", game)))
+        view.stop()
+        await channel.send("copied buttons", view=view)
+        msg = elsewhere.last_message
+        for who in (intruder, alice_there):
+            res = await who.click(msg, custom_id=ui.cid_hand(game))
+            assert "another place" in private_text(res)
+        res = await alice_there.click(msg, custom_id=ui.cid_lobby("cancel", game))
+        assert "another place" in private_text(res)
+        assert (await table.store.get_game(game)).status == "active"
+
+    async def test_public_text_says_nothing_about_the_hand(self, table: Any) -> None:
+        import random
+
+        game = await table.new_game("alice", ("bob",))
+        rng = random.Random(8)
+        for _ in range(300):
+            state, _seq = await table.store.load_state(game)
+            if state.decision.kind == "partner_play":
+                break
+            await table.move(game, lambda d: rng.randrange(len(d.choices)))
+        else:
+            raise AssertionError("no Partner card decision")
+        public = texts(await table.turn_message(game))
+        assert "Partner card" not in public and "active die" not in public
+        assert "a decision about your hand" in public
