@@ -27,6 +27,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from cogs import logsafe
 from cogs.base import make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
@@ -123,6 +124,7 @@ def create_bot(
     ``clock`` returns aware UTC datetimes (default ``discord.utils.utcnow``); ``seed`` makes new
     games' seeds and the AI seats' play reproducible.
     """
+    logsafe.install()
     config = BotConfig(
         db_path=str(db_path),
         clock=clock or discord.utils.utcnow,
