@@ -100,6 +100,8 @@ class AdaBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self.ada.games is not None:
+                self.ada.games.close()
             await super().close()
         finally:
             if self.ada.store is not None:
@@ -114,6 +116,7 @@ def create_bot(
     clock: Callable[[], datetime] | None = None,
     images: bool = True,
     ai_delay: float = 2.0,
+    ai_workers: int | None = None,
     reminder_interval: float = 120.0,
     seed: int | None = None,
     test_guild: int | None = None,
@@ -130,6 +133,7 @@ def create_bot(
         clock=clock or discord.utils.utcnow,
         images=images,
         ai_delay=ai_delay,
+        ai_workers=ai_workers if ai_workers is not None else min(2, max(1, (os.cpu_count() or 2) - 1)),
         reminder_interval=reminder_interval,
         rng=random.Random(seed),
         test_guild=test_guild,

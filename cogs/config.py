@@ -21,6 +21,8 @@ class BotConfig:
     """Attach the board and Mill images to turn messages (tests may switch them off)."""
     ai_delay: float = 2.0
     """Seconds an AI seat waits before playing its turn, so people can follow."""
+    ai_workers: int = 1
+    """Processes that think for AI seats (0: a thread of this process, as tests may prefer)."""
     reminder_interval: float = 120.0
     """Seconds between two looks at the reminder schedule."""
     rng: random.Random = field(default_factory=random.Random)

@@ -16,16 +16,17 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import random
+import multiprocessing
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import discord
 
-from cogs import media, ui
+from cogs import ai_worker, media, ui
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
 from store import GameRecord, NotYourTurn, StaleMove, Store
@@ -97,6 +98,7 @@ class GameService:
         self.ai_tasks: dict[int, asyncio.Task[None]] = {}
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
+        self._ai_pool: ProcessPoolExecutor | None = None
 
     def now(self) -> Any:
         return self.cfg.now()
@@ -502,25 +504,28 @@ class GameService:
         if task is not None:
             task.cancel()
 
-    @staticmethod
-    def ai_choices(state: GameState, policy_name: str | None, seed: int) -> list[str]:
-        """The AI's whole turn on a copy of ``state`` (engine.ai), or random legal choices."""
-        from engine.ai import get_policy, play_turn
+    async def ai_choices(self, state: GameState, policy: str | None, seed: int) -> list[str]:
+        """The AI's whole turn, thought out in the AI process pool (or a thread without one)."""
+        loop = asyncio.get_running_loop()
+        pool = self.ai_pool()
+        if pool is None:
+            return await asyncio.to_thread(ai_worker.turn_choices, state.to_json(), policy, seed)
+        return await loop.run_in_executor(pool, ai_worker.turn_choices, state.to_json(), policy, seed)
 
-        rng = random.Random(seed)
-        work = state.copy()
-        try:
-            return play_turn(work, get_policy(policy_name or "greedy"), rng)
-        except Exception:
-            log.exception("AI policy %r failed; playing random legal choices", policy_name)
-            work = state.copy()
-        seat = work.current
-        out: list[str] = []
-        while not work.is_over and work.decision is not None and work.decision.player == seat:
-            choice = rng.choice(work.decision.choices).id
-            work.apply(choice)
-            out.append(choice)
-        return out
+    def ai_pool(self) -> ProcessPoolExecutor | None:
+        """Worker processes for AI thinking, started on first use (``BotConfig.ai_workers``)."""
+        if self._ai_pool is None and self.cfg.ai_workers > 0:
+            self._ai_pool = ProcessPoolExecutor(
+                max_workers=self.cfg.ai_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._ai_pool
+
+    def close(self) -> None:
+        for task in self.ai_tasks.values():
+            task.cancel()
+        if self._ai_pool is not None:
+            self._ai_pool.shutdown(wait=False, cancel_futures=True)
+            self._ai_pool = None
 
     async def _ai_loop(self, game_id: int) -> None:
         try:
@@ -552,7 +557,7 @@ class GameService:
         dec = state.decision
         assert dec is not None
         seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
-        ids = await asyncio.to_thread(self.ai_choices, state, policy, seed)
+        ids = await self.ai_choices(state, policy, seed)
         async with self.locks[rec.id]:
             now_state, now_seq = await self.store.load_state(rec.id)
             if now_seq != seq:

@@ -32,6 +32,7 @@ async def make_bot(db_path: Path) -> Any:
             "ai_delay": 0.0,
             "reminder_interval": 600.0,
             "seed": 7,
+            "ai_workers": 0,  # AI thinking in a thread here; test_bot_game uses the process pool
         }
         options.update(kwargs)
         bot = create_bot(db_path, **options)

@@ -110,7 +110,9 @@ async def test_three_player_game_with_restarts(simcord_env: Any, table: Any, mak
     assert res.ephemeral and "wins" in res.response.embeds[0].title
 
 
-async def test_ai_seats_play_by_themselves(table: Any) -> None:
+@pytest.mark.parametrize("bot_options", [{"ai_workers": 1}])
+async def test_ai_seats_play_by_themselves(table: Any, bot_options: dict[str, Any]) -> None:
+    """AI seats think in a worker process (the search holds the interpreter lock)."""
     res = await table.alice.slash(table.channel, "ada new", players=3, ai=2, ai_policy="random")
     assert res.acknowledged
     game = max(g.id for g in await table.store.games_in_channel(table.channel.id))
@@ -128,6 +130,7 @@ async def test_ai_seats_play_by_themselves(table: Any) -> None:
     await check_final(table, game, 3, images=False)
     ai_moves = [c for c in await table.store.choices(game) if rec.seat_at(c.seat).is_ai]
     assert ai_moves and moves > 0
+    assert table.env.bot.ada.games._ai_pool is not None  # they were thought out in a process
 
 
 @pytest.mark.parametrize("bot_options", [{"images": True}])
