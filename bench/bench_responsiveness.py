@@ -33,7 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))] if ordered else float("nan")
+    return (
+        ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+        if ordered
+        else float("nan")
+    )
 
 
 class RawClicks:
@@ -115,7 +119,9 @@ async def main(args: argparse.Namespace) -> None:
             human_games.append(game)
         ai_games = []
         for _ in range(args.ai_games):
-            await people[0].slash(channel, "ada new", players=2, ai=2, ai_policy=args.policy, join=False)
+            await people[0].slash(
+                channel, "ada new", players=2, ai=2, ai_policy=args.policy, join=False
+            )
             ai_games.append(max(g.id for g in await store.games_in_channel(channel.id)))
         clicks = RawClicks(env)
         lags: list[float] = []
@@ -139,7 +145,11 @@ async def main(args: argparse.Namespace) -> None:
                     actor = by_id[rec.seat_at(dec.player).user_id]
                     msg = await store.latest_message(game, "turn")
                     message = next(m for m in thread_of(game).history() if m.id == msg.message_id)
-                    ids = [i for i in ui_ids(message) if i.startswith((f"ada:c:{game}:{seq}:", f"ada:g:{game}:{seq}:"))]
+                    ids = [
+                        i
+                        for i in ui_ids(message)
+                        if i.startswith((f"ada:c:{game}:{seq}:", f"ada:g:{game}:{seq}:"))
+                    ]
                     if ids:
                         clicks.click(actor, message, rng.choice(ids))
             game = rng.choice(human_games)

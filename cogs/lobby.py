@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import defaultdict
 from typing import Any
 
 import discord
@@ -18,6 +20,8 @@ from store import GameRecord, LobbyError
 log = logging.getLogger(__name__)
 
 AI_NAMES = ["Babbage", "Somerville", "Herschel", "De Morgan"]
+MAX_OPEN_LOBBIES_PER_MEMBER = 3  # games a member created that have not started yet
+MAX_GAMES_PER_SERVER = 100  # lobbies and games being played, in one server
 NEEDED_PERMISSIONS = (
     "view_channel",
     "send_messages",
@@ -44,6 +48,10 @@ def check_policy(policy: str | None) -> str:
 
 class LobbyCog(AdaCog, name="Lobby"):
     """Setting up games: ``/ada new``, join, leave, add AI, start, cancel, reminder delay."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.creating: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def policy_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
@@ -115,7 +123,44 @@ class LobbyCog(AdaCog, name="Lobby"):
                 + ", ".join(p.replace("_", " ").title() for p in missing)
                 + "."
             )
-        await interaction.response.defer(thinking=True)
+        await defer(interaction)  # privately: a refusal is for the asker only
+        async with self.creating[interaction.guild_id or 0]:  # one check-and-create at a time
+            await self.check_limits(interaction)
+            await self.create(
+                interaction, channel, players, ai, policy, reminder_hours, standin_hours, join
+            )
+
+    async def check_limits(self, interaction: discord.Interaction[Any]) -> None:
+        """A member may hold a few open lobbies, a server a fair number of games."""
+        guild_id = interaction.guild_id or 0
+        mine = [
+            g
+            for g in await self.store.games_for_user(interaction.user.id, ("lobby",))
+            if g.creator_id == interaction.user.id and g.guild_id == guild_id
+        ]
+        if len(mine) >= MAX_OPEN_LOBBIES_PER_MEMBER:
+            links = ", ".join(f"<#{g.thread_id}>" for g in mine if g.thread_id)
+            raise Oops(
+                f"You already have {len(mine)} games waiting for players ({links}): start or "
+                "cancel one of them before creating another."
+            )
+        if len(await self.store.games_in_guild(guild_id)) >= MAX_GAMES_PER_SERVER:
+            raise Oops(
+                f"This server already has {MAX_GAMES_PER_SERVER} games set up or being played: "
+                "finish or cancel some before creating more."
+            )
+
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        channel: discord.TextChannel,
+        players: int,
+        ai: int,
+        policy: str | None,
+        reminder_hours: float | None,
+        standin_hours: float | None,
+        join: bool,
+    ) -> None:
         now = self.games.now()
         options: dict[str, Any] = {"players": players}
         if reminder_hours:
@@ -161,10 +206,15 @@ class LobbyCog(AdaCog, name="Lobby"):
             channel.id,
             thread.id,
         )
-        await interaction.followup.send(
-            f"{interaction.user.mention} created **Ada's Dream game #{game_id}** "
-            f"for {players} players: join it in {thread.mention}."
-        )
+        try:
+            await channel.send(
+                f"{interaction.user.mention} created **Ada's Dream game #{game_id}** "
+                f"for {players} players: join it in {thread.mention}.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not announce it in the channel: %s", game_id, exc)
+        await say(interaction, f"Game #{game_id} is set up in {thread.mention}.")
 
     async def join_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> GameRecord:
         await self.store.add_seat(

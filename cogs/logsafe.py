@@ -22,7 +22,13 @@ QUIET_LOGGERS = (
     "asyncpg",
 )
 #: Loggers whose messages may carry a token in a URL (warnings about retries, rate limits).
-TOKEN_LOGGERS = ("discord", "discord.http", "discord.webhook.async_", "discord.gateway", "discord.client")
+TOKEN_LOGGERS = (
+    "discord",
+    "discord.http",
+    "discord.webhook.async_",
+    "discord.gateway",
+    "discord.client",
+)
 
 _TOKENS = [
     (re.compile(r"(/webhooks/\d+/)[^/\s'\"?]+"), r"\1<token>"),

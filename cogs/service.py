@@ -510,7 +510,9 @@ class GameService:
         pool = self.ai_pool()
         if pool is None:
             return await asyncio.to_thread(ai_worker.turn_choices, state.to_json(), policy, seed)
-        return await loop.run_in_executor(pool, ai_worker.turn_choices, state.to_json(), policy, seed)
+        return await loop.run_in_executor(
+            pool, ai_worker.turn_choices, state.to_json(), policy, seed
+        )
 
     def ai_pool(self) -> ProcessPoolExecutor | None:
         """Worker processes for AI thinking, started on first use (``BotConfig.ai_workers``)."""

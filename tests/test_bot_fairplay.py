@@ -118,3 +118,28 @@ class TestFairPlay:
         public = texts(await table.turn_message(game))
         assert "Partner card" not in public and "active die" not in public
         assert "a decision about your hand" in public
+
+
+class TestLimits:
+    async def test_a_member_cannot_open_lobbies_without_end(self, table: Any) -> None:
+        from cogs.lobby import MAX_OPEN_LOBBIES_PER_MEMBER
+
+        results = [await table.alice.slash(table.channel, "ada new", players=2) for _ in range(8)]
+        refused = [r for r in results if "before creating another" in texts(r.response)]
+        games = await table.store.games_in_guild(table.guild.id)
+        assert len(games) == MAX_OPEN_LOBBIES_PER_MEMBER
+        assert len(refused) == 8 - MAX_OPEN_LOBBIES_PER_MEMBER
+        assert len(table.channel.threads) == MAX_OPEN_LOBBIES_PER_MEMBER
+        # another member still can
+        res = await table.bob.slash(table.channel, "ada new", players=2)
+        assert "is set up" in private_text(res)
+        assert "created **Ada's Dream game" in texts(table.channel.last_message)
+
+    async def test_a_server_has_a_cap(self, table: Any, monkeypatch: Any) -> None:
+        from cogs import lobby
+
+        monkeypatch.setattr(lobby, "MAX_GAMES_PER_SERVER", 2)
+        await table.alice.slash(table.channel, "ada new", players=2)
+        await table.bob.slash(table.channel, "ada new", players=2)
+        res = await table.carol.slash(table.channel, "ada new", players=2)
+        assert "already has 2 games" in texts(res.response)

@@ -11,7 +11,9 @@ from cogs.logsafe import redact
 
 
 def test_tokens_are_cut_out_of_urls_and_payloads() -> None:
-    url = "POST https://discord.com/api/v10/webhooks/123/aW50ZXJhY3Rpb24.abc-DEF_9/messages/@original"
+    url = (
+        "POST https://discord.com/api/v10/webhooks/123/aW50ZXJhY3Rpb24.abc-DEF_9/messages/@original"
+    )
     assert redact(url) == "POST https://discord.com/api/v10/webhooks/123/<token>/messages/@original"
     assert "secret" not in redact("/interactions/55/secret/callback")
     assert "secret" not in redact("{'id': '1', 'token': 'secret', 'type': 3}")
