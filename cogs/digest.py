@@ -7,6 +7,7 @@ possible). That is enough to cut the log into turns without storing anything mor
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine import GameState
@@ -84,14 +85,48 @@ def last_turn_of(state: GameState, seat: int) -> Turn | None:
     return next((t for t in reversed(turns(state)) if t.seat == seat), None)
 
 
+#: How a logged event is said in a turn's short line (the full sentence stays in /ada log).
+#: Patterns follow the engine's log sentences (engine/turn.py, engine/effects.py ``_say``).
+COMPACT = [
+    (
+        re.compile(r"^Workshop turn: moves (\w+ \d) from space (\d) to space (\d)$"),
+        r"Workshop: \1 from space \2 to \3",
+    ),
+    (re.compile(r"^Actions turn: uses (\w+ \d) for (.+)$"), r"\1 for \2"),
+    (re.compile(r"^pushes out (\w+ \d) onto the (.+) bonus$"), r"pushed out \1 (\2)"),
+    (re.compile(r"^plays ([^:]+?)( without its cost)?: .*$"), r"played \1\2"),
+    (re.compile(r"^gains 1 Research on (.+) \(now (\d+)\)$"), r"Research on \1 → \2"),
+    (re.compile(r"^gains an? (.+)$"), r"+1 \1"),
+    (re.compile(r"^gains the reward of (.+)$"), r"reward of \1"),
+    (re.compile(r"^gains (.+)$"), r"+\1"),
+    (re.compile(r"^reaches a Breakthrough on ([^:]+): .*$"), r"Breakthrough on \1"),
+    (re.compile(r"^takes the level (I+) advanced action$"), r"advanced action \1"),
+    (re.compile(r"^travels to (.+) for £(\d+)$"), r"to \1 (£\2)"),
+    (re.compile(r"^refills Workshop space (\d) and gains its bonus$"), r"refilled space \1"),
+    (re.compile(r"^places a disc on (.+)$"), r"disc on \1"),
+    (re.compile(r"^places Program '(.+)' on the (.+)$"), r"Program '\1' on the \2"),
+]
+
+
+def compact(line: str) -> str:
+    """One logged event, said briefly."""
+    text = line.rstrip(".")
+    for pattern, replacement in COMPACT:
+        if pattern.match(text):
+            return pattern.sub(replacement, text)
+    return text
+
+
 def summary(turn: Turn, limit: int = 300) -> str:
-    """The turn in one line: its events joined, the turn-type prefix shortened."""
-    parts = []
-    for i, line in enumerate(turn.lines):
-        text = line.rstrip(".")
-        if i == 0:
-            text = text.replace("Workshop turn: ", "Workshop: ").replace("Actions turn: ", "")
-        parts.append(text)
+    """The turn in one line: its events said briefly, repeated events counted once."""
+    parts: list[str] = []
+    for line in turn.lines:
+        part = compact(line)
+        if parts and parts[-1].split(" ×")[0] == part:
+            count = int(parts[-1].split(" ×")[1]) + 1 if " ×" in parts[-1] else 2
+            parts[-1] = f"{part} ×{count}"
+        else:
+            parts.append(part)
     return shorten("; ".join(parts), limit)
 
 

@@ -331,7 +331,7 @@ def digest_text(state: GameState, seat: int) -> str:
 def record_text(state: GameState, turn: digest.Turn) -> str:
     """An old turn message's one or two lines: what that turn played."""
     name = state.seat_names[turn.seat]
-    return f"-# Round {turn.round} · **{name}**: {digest.summary(turn, 240)}"
+    return f"-# Round {turn.round} · **{name}**: {digest.summary(turn, 200)}"
 
 
 def finished_turn(state: GameState) -> digest.Turn | None:

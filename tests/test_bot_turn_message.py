@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cogs import ui
+from cogs import digest, ui
 from cogs.text import clean_name, one_line, shorten
 from offline.driver import custom_ids, texts
 from tests.test_bot_errors import private_text
@@ -56,19 +56,14 @@ class TestTurnMessage:
         me = state.seat_names[state.current]
         # independently of the bot's code: the log lines after my last line
         last = max(i for i, line in enumerate(state.log) if line.startswith(f"{me}: "))
-        since = [
-            line.split(": ", 1)[1].rstrip(".") for line in state.log[last + 1 :] if ": " in line
-        ]
+        since = [line.split(": ", 1)[1] for line in state.log[last + 1 :] if ": " in line]
         assert len(since) >= 4
         text = texts(await table.turn_message(game))
-        digest = text.split(f"**Since {me}'s last turn**")[1]
-        for line in since:
-            assert (
-                line.replace("Workshop turn: ", "Workshop: ").replace("Actions turn: ", "")
-                in digest
-            ), line
+        said = text.split(f"**Since {me}'s last turn**")[1]
+        for line in since:  # every event, said briefly
+            assert digest.compact(line) in said, line
         others = {n for n in state.seat_names if n != me}
-        assert all(f"**{n}**" in digest for n in others)
+        assert all(f"**{n}**" in said for n in others)
 
     async def test_old_turn_messages_become_a_one_line_record(self, table: Any) -> None:
         game = await table.new_game("alice", ("bob",))
@@ -84,7 +79,7 @@ class TestTurnMessage:
         opening = next(
             ln for ln in state.log if ln.startswith(f"{state.seat_names[first_player]}: ")
         )
-        assert opening.split(": ", 2)[2].split(" from ")[0] in record  # e.g. "moves blue 4"
+        assert digest.compact(opening.split(": ", 1)[1]) in record  # e.g. "Workshop: blue 4 ..."
         assert not custom_ids(old) and not old.attachments
         assert record.count("\n") <= 1 and "Your turn" not in record
         # the new turn message is the only one with controls
@@ -178,6 +173,26 @@ class TestPolish:
         other = table.bob if waiting.user_id == table.alice.id else table.alice
         res = await other.slash(table.thread(game), "ada play", choice="no such move")
         assert "not your turn" in private_text(res) and waiting.name in private_text(res)
+
+    def test_events_are_said_briefly(self) -> None:
+        turn = digest.Turn(
+            0,
+            2,
+            (
+                "Workshop turn: moves grey 5 from space 5 to space 6.",
+                "pushes out grey 5 onto the Gain 1 Research on any track bonus.",
+                "gains 1 Research on Ada's Study (now 1).",
+                "plays Richard Sheepshanks: Gain 1 Research on any track",
+                "gains a Book.",
+                "gains a Book.",
+            ),
+        )
+        assert digest.summary(turn) == (
+            "Workshop: grey 5 from space 5 to 6; pushed out grey 5 (Gain 1 Research on any "
+            "track); Research on Ada's Study → 1; played Richard Sheepshanks; +1 Book ×2"
+        )
+        assert digest.compact("travels to Leeds for £4.") == "to Leeds (£4)"
+        assert digest.compact("an event no rule knows.") == "an event no rule knows"
 
     def test_text_keeps_line_breaks_and_cuts_at_words(self) -> None:
         text = "What just happened\n• alice moved\n\n**Your turn**: pick one"
