@@ -182,15 +182,16 @@ class PlayCog(AdaCog, name="Play"):
         await self.guard(interaction, run())
 
     async def on_old_page(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
-        """A page button of a turn message from before choices were grouped: point to the turn."""
+        """A page button of a turn message from before choices were grouped: show the turn anew."""
         await interaction.response.defer(ephemeral=True, thinking=True)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
+            await self.check_place(interaction, rec)
             await self.games.check_turn(interaction.user.id, rec, seq)
-            await self.games.publish_turn(
-                rec, *(await self.store.load_state(game)), how="again", ping=False
-            )
+            async with self.games.locks[game]:
+                state, current = await self.store.load_state(game)
+                await self.games.publish_turn(rec, state, current, how="again", ping=False)
             await say(interaction, f"Here is the turn again: {await self.games.current_link(rec)}")
 
         await self.guard(interaction, run())
