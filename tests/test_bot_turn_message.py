@@ -207,3 +207,31 @@ class TestPolish:
         name = clean_name(family * 20)
         assert len(name) <= 32 and name == family * (len(name) // len(family))
         assert clean_name("\u200b\u200d") == "player"
+
+
+class TestUpgrade:
+    async def test_a_turn_message_from_the_previous_version_is_taken_over(self, table: Any) -> None:
+        """Games in progress when the bot is upgraded have an embed-style turn message with
+        plain button rows: the next move turns it into the new message (or its record)."""
+        import discord
+
+        game = await table.new_game("alice", ("bob",))
+        state, seq = await table.store.load_state(game)
+        thread = table.env.bot.get_channel(table.thread(game).id)
+        view = discord.ui.View(timeout=None)
+        for i, c in enumerate(state.decision.choices[:5]):
+            view.add_item(discord.ui.Button(label=c.label[:80], custom_id=ui.cid_choice(game, seq, i)))
+        view.add_item(discord.ui.Button(label="Next ▶", custom_id=ui.cid_page(game, seq, 1)))
+        view.stop()
+        old = await thread.send(
+            content="it's your turn", embeds=[discord.Embed(title=f"Game #{game} · round 1")], view=view
+        )
+        await table.store.record_message(game, "turn", thread.id, old.id, seq)
+        mover = table.by_id[(await table.store.get_game(game)).seat_at(state.current).user_id]
+        legacy = table.message(table.thread(game), old.id)
+        res = await mover.click(legacy, custom_id=ui.cid_choice(game, seq, 0))
+        assert res.acknowledged
+        now = table.message(table.thread(game), old.id)
+        assert not now.embeds and not now.content  # a Components V2 message now
+        assert "### Game" in texts(now) or texts(now).startswith("-# Round")
+        assert (await table.store.load_state(game))[1] == seq + 1
