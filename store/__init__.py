@@ -71,7 +71,7 @@ Every exception is a ``StoreError`` whose ``str()`` is a player-friendly sentenc
 from engine import IllegalChoice
 
 from .backup import BackupResult, backup_database
-from .config import database_path
+from .config import database_location, database_path
 from .errors import (
     CannotUndo,
     GameBroken,
@@ -122,5 +122,6 @@ __all__ = [
     "StoreError",
     "UserSettings",
     "backup_database",
+    "database_location",
     "database_path",
 ]

@@ -168,3 +168,7 @@ class Table:
 @pytest.fixture
 def table(simcord_env: Any) -> Table:
     return Table(simcord_env)
+
+
+# The store's backends (SQLite and a throwaway PostgreSQL) for the store tests.
+from store_backends import backend, db_location, pg_server, store  # noqa: E402, F401
