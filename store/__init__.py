@@ -70,6 +70,8 @@ Every exception is a ``StoreError`` whose ``str()`` is a player-friendly sentenc
 
 from engine import IllegalChoice
 
+from .logs import quiet_database_libraries
+
 from .backup import BackupResult, backup_database
 from .config import database_location, database_path
 from .errors import (
@@ -96,6 +98,8 @@ from .models import (
     UserSettings,
 )
 from .store import CHECKPOINT_EVERY, Store
+
+quiet_database_libraries()
 
 __all__ = [
     "CHECKPOINT_EVERY",

@@ -28,7 +28,8 @@ class AuditMixin(StoreBase):
         try:
             check = await self._verify(game_id)
         except Exception as exc:  # an unreadable row of any kind: report, don't raise
-            check = GameCheck(game_id, False, f"unreadable: {type(exc).__name__}: {exc}")
+            # The type only: an engine error's text may quote a card.
+            check = GameCheck(game_id, False, f"unreadable: {type(exc).__name__}")
         if not check.ok and mark:
             try:
 
@@ -164,6 +165,8 @@ def _rebuild(
             state.apply(r.choice_id)
         except IllegalChoice as exc:
             raise Corrupt(f"choice {r.seq} is illegal") from exc
+        except Exception as exc:
+            raise Corrupt(f"choice {r.seq} cannot be replayed ({type(exc).__name__})") from exc
         log_digest = choicelog.next_digest(log_digest, r.seq, r.seat, r.choice_id)
         if r.digest is None:
             fill.append((r.id, log_digest))

@@ -131,6 +131,8 @@ def replay_rows(
             state.apply(c.choice_id)
         except IllegalChoice as exc:
             raise Corrupt(f"choice {c.seq} is illegal on replay") from exc
+        except Exception as exc:  # the engine choked on stored data: say so, quote nothing
+            raise Corrupt(f"choice {c.seq} cannot be replayed ({type(exc).__name__})") from exc
         log_digest = choicelog.next_digest(log_digest, c.seq, c.seat, c.choice_id)
         if c.digest is None:
             fill.append((c.id, log_digest))
