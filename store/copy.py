@@ -15,6 +15,7 @@ from .store import Store
 class CopiedGame:
     game_id: int
     moves: int
+    """Live choices copied."""
     ok: bool
     """The copy replays exactly as the original does (both sound, or both with the same
     damage: a game broken in the source is copied as it is)."""
@@ -80,9 +81,9 @@ async def copy_games(
             await source.verify_game(game_id, mark=False),
             await target.verify_game(game_id, mark=False),
         )
-        if copied.ok and len(await source.choices(game_id, include_undone=True)) != len(
-            await target.choices(game_id, include_undone=True)
-        ):
+        rows = await target.choices(game_id, include_undone=True)
+        copied.moves = sum(r.undone_at is None for r in rows)
+        if copied.ok and len(await source.choices(game_id, include_undone=True)) != len(rows):
             copied = CopiedGame(game_id, copied.moves, False, "the choice rows differ in number")
         report.games.append(copied)
         if progress is not None:

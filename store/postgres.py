@@ -520,8 +520,8 @@ class PostgresTx:
     async def mark_reminder_sent(self, reminder_id: int, at: datetime, owner: str | None) -> bool:
         status = await self._c.execute(
             "UPDATE reminders SET status = 'sent', sent_at = $2, claimed_by = NULL,"
-            " claimed_until = NULL WHERE id = $1 AND ($3::text IS NULL OR claimed_by IS NULL"
-            " OR claimed_by = $3)",
+            " claimed_until = NULL WHERE id = $1 AND ($3::text IS NULL OR (status = 'pending'"
+            " AND (claimed_by IS NULL OR claimed_by = $3)))",
             reminder_id,
             at,
             owner,

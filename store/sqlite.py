@@ -726,8 +726,8 @@ class SQLiteTx:
     async def mark_reminder_sent(self, reminder_id: int, at: datetime, owner: str | None) -> bool:
         cur = self._c.execute(
             "UPDATE reminders SET status = 'sent', sent_at = ?, claimed_by = NULL,"
-            " claimed_until = NULL WHERE id = ? AND (? IS NULL OR claimed_by IS NULL"
-            " OR claimed_by = ?)",
+            " claimed_until = NULL WHERE id = ? AND (? IS NULL OR (status = 'pending'"
+            " AND (claimed_by IS NULL OR claimed_by = ?)))",
             (to_db(at), reminder_id, owner, owner),
         )
         return cur.rowcount > 0

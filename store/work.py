@@ -86,8 +86,9 @@ class WorkMixin(StoreBase):
     async def mark_reminder_sent(
         self, reminder_id: int, *, now: datetime | None = None, owner: str | None = None
     ) -> bool:
-        """Record that a reminder went out (and end its claim). With ``owner``, only if that
-        owner still holds the claim or nobody does; returns whether it was recorded."""
+        """Record that a reminder went out (and end its claim). With ``owner``, only if it is
+        still pending and that owner still holds the claim (or nobody does); returns whether it
+        was recorded."""
         at = self._at(now)
 
         async def mark(tx: Tx) -> bool:

@@ -453,3 +453,70 @@ class TestProperties:
             assert check.ok, check.problem
         finally:
             await again.close()
+
+
+class TestListing:
+    async def test_listing_a_guild_costs_the_same_queries_for_3_or_30_games(self, store, backend):
+        if backend != "sqlite":
+            pytest.skip("counts statements with SQLite's trace hook (the SQL has the same shape)")
+        statements: list[str] = []
+
+        async def count_listing(n: int) -> int:
+            for i in range(n):
+                await started_game(store, guild_id=n, channel_id=i, seed=i)
+            await store._db.call(lambda c: c.set_trace_callback(statements.append))
+            try:
+                statements.clear()
+                games = await store.games_in_guild(n)
+            finally:
+                await store._db.call(lambda c: c.set_trace_callback(None))
+            assert len(games) == n and all(len(g.seats) == 3 for g in games)
+            return len(statements)
+
+        assert await count_listing(3) == await count_listing(30)
+
+
+class TestGroupCommit:
+    async def test_moves_arriving_together_share_commits_and_fail_alone(self, store, backend):
+        games = [await started_game(store, seed=i, channel_id=i) for i in range(40)]
+        commits_before = getattr(store._db, "commits", 0)
+        calls = []
+        for i, (gid, state) in enumerate(games):
+            seat, choice = pick(state, random.Random(i))
+            seq = 0 if i % 4 else 7  # every fourth one is stale
+            calls.append(store.apply_choice(gid, seq, seat, choice))
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        for i, (result, (gid, _)) in enumerate(zip(results, games, strict=True)):
+            if i % 4:
+                assert not isinstance(result, BaseException), result
+                assert (await store.load_state(gid))[1] == 1
+            else:
+                assert isinstance(result, StaleMove)
+                assert (await store.load_state(gid))[1] == 0
+        if backend == "sqlite":  # 30 moves acknowledged after far fewer commits
+            assert 1 <= store._db.commits - commits_before <= 10
+
+
+class TestLocation:
+    async def test_database_url_chooses_postgresql(self, pg_server, monkeypatch, tmp_path):
+        monkeypatch.chdir(tmp_path)
+        url = pg_server.create_database("from_env", template="ada_template")
+        monkeypatch.setenv("DATABASE_URL", url)
+        s = await Store.open()
+        try:
+            assert s.backend == "postgres" and s.path is None
+            await started_game(s)
+        finally:
+            await s.close()
+        assert not list(tmp_path.glob("*.db"))
+
+    def test_a_database_url_must_be_postgresql(self, monkeypatch):
+        from store import database_location
+
+        monkeypatch.setenv("DATABASE_URL", "mysql://x")
+        with pytest.raises(ValueError, match="postgresql://"):
+            database_location(None)
+        monkeypatch.setenv("DATABASE_URL", "postgresql://u:secret@h/db")
+        from store.config import redact
+
+        assert redact(database_location(None)) == "postgresql://u@h/db"
