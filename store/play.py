@@ -214,12 +214,12 @@ class PlayMixin(StoreBase):
             if game.seq != expected_seq:
                 raise StaleMove()
             known, state = await self._state_in_tx(tx, game)
-            new = codec.copy(state)
-            decision = new.decision
-            if decision is None:
+            player = to_move(state)
+            if player is None:
                 raise GameNotActive("This game is over.")
-            if decision.player != seat:
+            if player != seat:
                 raise NotYourTurn()
+            new = codec.copy(state)
             new.apply(choice_id)  # IllegalChoice propagates; the transaction rolls back
             text, digest = codec.encode(new)
             log_digest = choicelog.next_digest(known.log_digest, expected_seq, seat, choice_id)

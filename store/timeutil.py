@@ -22,4 +22,5 @@ def to_db(dt: datetime) -> str:
 def from_db(text: str | None) -> datetime | None:
     if text is None:
         return None
-    return datetime.strptime(text, _FMT).replace(tzinfo=UTC)
+    when = datetime.fromisoformat(text)  # reads _FMT (and other ISO forms), ~20x faster than strptime
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)

@@ -44,8 +44,10 @@ class Replayed:
 
 
 def to_move(state: GameState) -> int | None:
-    decision = state.decision
-    return None if decision is None else decision.player
+    """``state.decision.player`` (None when there is no decision) without building the
+    decision's choices: the engine's decision is always the current player's, on a pending step
+    (a test holds the two equal along whole games)."""
+    return None if state.over or not state.stack else state.current
 
 
 def seat_problem(seats: list[SeatRecord], names: list[str]) -> str | None:

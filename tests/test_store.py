@@ -520,3 +520,19 @@ class TestLocation:
         from store.config import redact
 
         assert redact(database_location(None)) == "postgresql://u@h/db"
+
+
+def test_to_move_is_the_decisions_player_along_whole_games():
+    """The store reads whose move it is without building the decision's choices."""
+    from engine import GameSetup, new_game
+    from store.verify import to_move
+
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        state = new_game(GameSetup(players=players, seed=seed))
+        rng = random.Random(seed)
+        while True:
+            decision = state.decision
+            assert to_move(state) == (None if decision is None else decision.player)
+            if decision is None:
+                break
+            state.apply(rng.choice(decision.choices).id)
