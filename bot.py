@@ -63,7 +63,9 @@ class AdaBot(commands.Bot):
         self.ada = config
 
     async def setup_hook(self) -> None:
-        log.info("opening the database %s (and applying migrations)", self.ada.db_path)
+        from store.config import redact
+
+        log.info("opening the database %s (and applying migrations)", redact(self.ada.db_path))
         self.ada.store = await Store.open(self.ada.db_path)
         log.info("database schema version %s", await self.ada.store.schema_version())
         for ext in EXTENSIONS:

@@ -82,8 +82,12 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def db_location(request: pytest.FixtureRequest, backend: str, tmp_path: Any) -> str:
-    return new_location(request, backend, tmp_path)
+def db_location(request: pytest.FixtureRequest, backend: str, tmp_path: Any) -> Iterator[str]:
+    location = new_location(request, backend, tmp_path)
+    yield location
+    if backend == "postgres":  # each copy of the template takes a few MB: drop it
+        server: TempPostgres = request.getfixturevalue("pg_server")
+        server.psql(f'DROP DATABASE IF EXISTS "{location.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
 @pytest.fixture
