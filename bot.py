@@ -6,10 +6,13 @@
     ./scripts/run backup DEST     consistent copy of the live database
     ./scripts/run repair [ID]     rebuild snapshots of games from their recorded choices
     ./scripts/run migrate         apply pending database migrations
+    ./scripts/run migrate-to-postgres SQLITE_PATH DATABASE_URL
+                                  copy every game to PostgreSQL, each verified by replay
 
 (``./scripts/run`` installs into .venv when needed, then runs ``python bot.py`` with these arguments.)
 
-Settings (.env or environment): DISCORD_TOKEN, DATABASE_PATH (default ./adas_dream.db),
+Settings (.env or environment): DISCORD_TOKEN, DATABASE_URL (postgresql://..., optional: use
+PostgreSQL instead of SQLite), DATABASE_PATH (the SQLite file, default ./adas_dream.db),
 LOG_LEVEL (default INFO), TEST_GUILD_ID (optional: sync the commands to that server only, which
 is immediate), AI_DELAY_SECONDS (default 2).
 """
@@ -37,7 +40,7 @@ from store import Store
 log = logging.getLogger("adas_dream.bot")
 
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
-MAINTENANCE = {"check-db", "backup", "migrate", "repair"}
+MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the
@@ -67,7 +70,9 @@ class AdaBot(commands.Bot):
         self.ada = config
 
     async def setup_hook(self) -> None:
-        log.info("opening the database %s (and applying migrations)", self.ada.db_path)
+        from store.config import redact
+
+        log.info("opening the database %s (and applying migrations)", redact(self.ada.db_path))
         self.ada.store = await Store.open(self.ada.db_path)
         log.info("database schema version %s", await self.ada.store.schema_version())
         self.ada.games = GameService(self, self.ada)
@@ -195,16 +200,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
-    from store import database_path
+    from store import database_location
 
-    db = database_path()
+    db = database_location()
     guild = os.environ.get("TEST_GUILD_ID", "").strip()
     bot = create_bot(
         db,
         test_guild=int(guild) if guild.isdigit() else None,
         ai_delay=float(os.environ.get("AI_DELAY_SECONDS", "2") or 2),
     )
-    log.info("starting the bot (database %s)", db)
+    from store.config import redact
+
+    log.info("starting the bot (database %s)", redact(db))
     bot.run(token, log_handler=None)
     return 0
 

@@ -1,28 +1,65 @@
-"""Game store figures: one move applied and committed, moves/s across many concurrent games,
-database size per finished game.
+"""Game store figures (SQLite): one move applied and committed; moves/s across many live games;
+what a click costs in transactions and commits; listing a guild's games; size per game.
 
-Run: .venv/bin/python bench/bench_store.py [--games 1000] [--moves 20] [--finished 20]
-Prints figures; it is not a test. Measure on an otherwise idle machine. Uses a temporary
-directory (or --dir) on the same disk as the default database.
+Run: .venv/bin/python bench/bench_store.py [--games 1000] [--moves 10] [--list-games 1111]
+Prints figures; it is not a test. Measure on an otherwise idle machine (nice -n 10 when not).
+Uses a temporary directory (or --dir) on the same disk as the default database. The same
+script runs against an older store (it falls back to the calls that store had), which is how
+the "before" figures of the README were taken.
+
+What each figure measures:
+- one move: ``apply_choice`` from call to return (the engine applies the choice, the choice,
+  snapshot and game rows are written, the commit returns), one game at a time, synchronous
+  FULL (an acknowledged move survives power loss) and NORMAL (it survives a killed process).
+- live games: one task per game, each applying moves as fast as the store answers, all through
+  one Store (as in the bot): total moves / wall time. A "click" here is what the bot does for a
+  human's move: the move with the next player's reminder (``remind=True``; before: a separate
+  ``schedule_reminder``) and the record of the new turn message (``record_message``).
+  Commits per click counts COMMITs of write transactions (each an fsync at FULL).
+- listing: ``games_in_guild`` of a guild with that many open games, median of 20 calls.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import random
 import sqlite3
 import statistics
 import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from store import Store
 from store.testing import pick, play, started_game
 
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def has_remind(store: Store) -> bool:
+    return "remind" in inspect.signature(store.apply_choice).parameters
+
+
+def commits(store: Store) -> int | None:
+    return getattr(getattr(store, "_db", None), "commits", None)
+
+
+async def click(store: Store, gid: int, seq: int, seat: int, choice: str, new_remind: bool):
+    """What the bot writes for one human move."""
+    if new_remind:
+        state = await store.apply_choice(gid, seq, seat, choice, remind=True)
+    else:
+        state = await store.apply_choice(gid, seq, seat, choice)
+        if state.decision is not None:
+            await store.schedule_reminder(gid, 1000, NOW + timedelta(hours=12), seq + 1)
+    await store.record_message(gid, "turn", 100, 10_000 + seq, seq + 1)
+    return state
+
 
 async def single_move_latency(path: Path, synchronous: str, moves: int) -> list[float]:
-    """Seconds per apply_choice (load + engine apply + append + snapshot + commit)."""
+    """Seconds per apply_choice, one game at a time."""
     store = await Store.open(path, synchronous=synchronous)
     try:
         rng = random.Random(1)
@@ -41,14 +78,16 @@ async def single_move_latency(path: Path, synchronous: str, moves: int) -> list[
         await store.close()
 
 
-async def concurrent_games(
-    path: Path, synchronous: str, games: int, moves: int
-) -> tuple[int, float]:
-    """``games`` tasks, one per game, each applying ``moves`` moves as fast as it can,
-    all through one Store (one connection, as in the bot). Returns (moves, seconds)."""
+async def live_games(
+    path: Path, synchronous: str, games: int, moves: int, clicks: bool
+) -> tuple[int, float, int | None, list[float]]:
+    """``games`` tasks, one per game, each applying ``moves`` moves (or clicks) as fast as it
+    can through one Store. Returns (moves, seconds, commits, latencies)."""
     store = await Store.open(path, synchronous=synchronous)
     try:
         ids = [(await started_game(store, seed=i, channel_id=i))[0] for i in range(games)]
+        new_remind = has_remind(store)
+        latencies: list[float] = []
 
         async def player(gid: int) -> int:
             rng = random.Random(gid)
@@ -56,14 +95,40 @@ async def concurrent_games(
             done = 0
             while done < moves and not state.is_over:
                 seat, choice = pick(state, rng)
-                state = await store.apply_choice(gid, seq, seat, choice)
+                t = time.perf_counter()
+                if clicks:
+                    state = await click(store, gid, seq, seat, choice, new_remind)
+                else:
+                    state = await store.apply_choice(gid, seq, seat, choice)
+                latencies.append(time.perf_counter() - t)
                 seq += 1
                 done += 1
             return done
 
+        before = commits(store)
         t = time.perf_counter()
         done = await asyncio.gather(*(player(g) for g in ids))
-        return sum(done), time.perf_counter() - t
+        secs = time.perf_counter() - t
+        after = commits(store)
+        n_commits = None if before is None or after is None else after - before
+        return sum(done), secs, n_commits, latencies
+    finally:
+        await store.close()
+
+
+async def listing(path: Path, games: int) -> float:
+    store = await Store.open(path, synchronous="OFF")
+    try:
+        for i in range(games):
+            gid = await store.create_game(7, i, 1)
+            for u in range(3):
+                await store.add_seat(gid, name=f"p{u}", user_id=1000 + u)
+        times = []
+        for _ in range(20):
+            t = time.perf_counter()
+            assert len(await store.games_in_guild(7)) == games
+            times.append(time.perf_counter() - t)
+        return statistics.median(times)
     finally:
         await store.close()
 
@@ -85,9 +150,8 @@ async def size_per_finished_game(path: Path, games: int) -> dict[str, float]:
         "SELECT SUM(LENGTH(state)), COUNT(*) FROM snapshots"
     ).fetchone()
     conn.close()
-    size = path.stat().st_size
     return {
-        "bytes_per_game": size / games,
+        "bytes_per_game": path.stat().st_size / games,
         "moves_per_game": moves / games,
         "snapshots_per_game": snaps / games,
         "snapshot_text_bytes_per_game": snap_bytes / games,
@@ -102,20 +166,34 @@ async def run(args: argparse.Namespace) -> None:
     base = Path(args.dir or tempfile.mkdtemp(prefix="bench_store_"))
     print(f"database files under {base}")
     for sync in ("FULL", "NORMAL"):
-        times = await single_move_latency(base / f"latency_{sync}.db", sync, args.latency_moves)
-        ms = [t * 1000 for t in times]
+        ms = [
+            t * 1000
+            for t in await single_move_latency(base / f"one_{sync}.db", sync, args.latency_moves)
+        ]
         print(
             f"one move, apply + commit (synchronous={sync}): median {statistics.median(ms):.2f} ms,"
-            f" p95 {pct(ms, 0.95):.2f} ms, max {max(ms):.2f} ms over {len(ms)} moves"
+            f" p95 {pct(ms, 0.95):.2f} ms over {len(ms)} moves"
         )
     for sync in ("FULL", "NORMAL"):
-        n, secs = await concurrent_games(
-            base / f"concurrent_{sync}.db", sync, args.games, args.moves
+        n, secs, n_commits, lat = await live_games(
+            base / f"live_{sync}.db", sync, args.games, args.moves, False
         )
+        per = "" if n_commits is None else f", {n_commits / n:.2f} commits per move"
         print(
-            f"{args.games} concurrent games in one file (synchronous={sync}): {n} moves in"
-            f" {secs:.1f} s = {n / secs:.0f} moves/s sustained"
+            f"{args.games} live games in one file (synchronous={sync}): {n} moves in {secs:.1f} s"
+            f" = {n / secs:.0f} moves/s{per}, p95 {pct(lat, 0.95) * 1000:.0f} ms a move"
         )
+    n, secs, n_commits, lat = await live_games(
+        base / "clicks.db", "FULL", args.games, args.moves, True
+    )
+    calls = 2 if "remind" in inspect.signature(Store.apply_choice).parameters else 3
+    per = "" if n_commits is None else f", {n_commits / n:.2f} commits per click"
+    print(
+        f"{args.games} live games, clicks (move + reminder + turn message, {calls} store calls,"
+        f" synchronous=FULL): {n / secs:.0f} clicks/s{per}, p95 {pct(lat, 0.95) * 1000:.0f} ms"
+    )
+    secs = await listing(base / "listing.db", args.list_games)
+    print(f"listing a guild's {args.list_games} open games: {secs * 1000:.1f} ms (median of 20)")
     size = await size_per_finished_game(base / "size.db", args.finished)
     print(
         f"database size per finished game: {size['bytes_per_game'] / 1024:.1f} KiB"
@@ -126,10 +204,13 @@ async def run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=1000, help="concurrent games")
-    parser.add_argument("--moves", type=int, default=20, help="moves per concurrent game")
-    parser.add_argument("--latency-moves", type=int, default=500)
-    parser.add_argument("--finished", type=int, default=20, help="games played out for the size")
+    parser.add_argument("--games", type=int, default=1000, help="live games")
+    parser.add_argument("--moves", type=int, default=10, help="moves per live game")
+    parser.add_argument("--latency-moves", type=int, default=300)
+    parser.add_argument(
+        "--list-games", type=int, default=1111, help="open games in the guild listed"
+    )
+    parser.add_argument("--finished", type=int, default=5, help="games played out for the size")
     parser.add_argument("--dir", help="directory for the database files (default: a temp dir)")
     asyncio.run(run(parser.parse_args()))
 

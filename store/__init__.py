@@ -1,12 +1,18 @@
-"""Game store for Ada's Dream: every move persisted in SQLite, nothing lost.
+"""Game store for Ada's Dream: every move persisted, nothing lost, damage caught.
 
-All SQL of the bot lives in this package; cogs call these functions only.
+All SQL of the bot lives in this package; cogs call these methods only.
+
+Shape (see ``store/store.py``): ``Store`` gathers the store's concerns (``lobby.py``,
+``play.py``, ``messages.py``, ``work.py``, ``settings.py``, ``audit.py``), each written once;
+every SQL statement is in one file per backend, ``sqlite.py`` (default) or ``postgres.py``,
+behind the ``Tx`` protocol of ``backend.py``.
 
 Quick start (Discord layer)::
 
     from store import Store, StaleMove, NotYourTurn, IllegalChoice, StoreError
 
-    store = await Store.open()                 # DATABASE_PATH from env/.env, default ./adas_dream.db
+    store = await Store.open()   # DATABASE_URL (postgresql://...) if set, else the SQLite file
+                                 # DATABASE_PATH, from env/.env, default ./adas_dream.db
     ...
     await store.close()
 
@@ -24,27 +30,38 @@ Lobby
         'cancelled'|'broken', options, seats, seq...; ``rec.seat_of(user_id)``,
         ``rec.seat_at(turn_index)``)
     ``games_in_channel(channel_or_thread_id)``, ``games_in_guild(guild_id)``,
-    ``games_for_user(user_id)``  (default statuses: lobby + active; pass ``statuses=None`` for all)
+    ``games_for_user(user_id)``  (default statuses: lobby + active; pass ``statuses=None`` for
+    all; two queries however many games)
 
 Play
     ``state, seq = await store.load_state(game_id)``   put ``seq`` in the buttons' custom ids
-    ``state = await store.apply_choice(game_id, seq, seat, choice_id)``   one transaction;
-        raises StaleMove (double click / old button), NotYourTurn, IllegalChoice,
+    ``state = await store.apply_choice(game_id, seq, seat, choice_id, remind=True)``   one
+        transaction; ``remind=True`` also schedules the next person's first reminder in it.
+        Raises StaleMove (double click / old button), NotYourTurn, IllegalChoice,
         GameNotActive, GameBroken. On any error nothing changed.
     ``state = await store.undo(game_id, seq, seat)``   raises CannotUndo / StaleMove
     ``await store.choices(game_id)``  -> [ChoiceRecord] (``include_undone=True`` for all rows)
+    States returned are the caller's to change.
 
 Messages
-    ``await store.record_message(game_id, "board", channel_id, message_id, seq)``
-    ``await store.latest_message(game_id, "board")``  -> MessageRecord | None
+    ``await store.record_message(game_id, "turn", channel_id, message_id, seq)``
+    ``await store.latest_message(game_id, "turn")``  -> MessageRecord | None
 
 Reminders (pass aware UTC datetimes, e.g. ``discord.utils.utcnow()``)
     ``await store.schedule_reminder(game_id, user_id, due_at, seq)``  -> Reminder (``attempt``
         counts reminders already sent for that turn, for backoff)
     ``await store.due_reminders(now)``  -> [Reminder]  (active games still at that seq; opted-out
         users skipped)
+    Several processes: ``await store.claim_due_reminders(now, owner, lease)`` -> [Reminder]
+        claimed by ``owner`` until now + lease; then ``mark_reminder_sent(id, owner=owner)`` or
+        ``release_reminder(id, owner)``. A dead owner's claims run out and are taken over.
     ``await store.mark_reminder_sent(reminder_id)``; ``await store.cancel_reminders(game_id)``
     (apply_choice / undo / cancel_game cancel a game's pending reminders themselves)
+
+AI turns (several processes)
+    ``seq = await store.claim_ai_turn(game_id, owner, lease)`` -> the seq to play, or None
+        (not an AI's turn, or another owner holds it); ``release_ai_turn(game_id, owner)``;
+        ``claim_waiting_ai_turns(owner, lease)`` -> [(game_id, seq)] nobody is playing.
 
 Settings
     ``await store.guild_settings(guild_id)`` / ``set_guild_settings(guild_id, reminder_hours=6,
@@ -56,13 +73,15 @@ Settings
 Audit and maintenance
     ``await store.verify_game(game_id)`` -> GameCheck; ``await store.mark_broken(game_id, why)``;
     ``await store.repair_game(game_id)`` (rebuild snapshots from seed + choices, restore status)
-    ``await store.backup(dest)``; ``python bot.py check-db`` / ``backup DEST`` / ``repair
-    [GAME_ID...]`` / ``migrate`` are ``store.cli.main(argv)`` (argv without the program name;
-    ``--db PATH`` overrides DATABASE_PATH).
+    ``await store.backup(dest)`` (SQLite); ``python bot.py check-db`` / ``backup DEST`` /
+    ``repair [GAME_ID...]`` / ``migrate`` / ``migrate-to-postgres SQLITE_PATH DATABASE_URL``
+    are ``store.cli.main(argv)`` (argv without the program name; ``--db PATH_OR_URL``).
 
-A game whose saved data is damaged is marked 'broken' (with ``broken_reason``) the moment
-it is detected; ``load_state``/``apply_choice`` then raise GameBroken, other games go on.
-All methods serialise on one connection; none blocks the event loop.
+A game whose saved data is damaged (choice log, seats, a snapshot that is not what its choices
+replay to) is marked 'broken' (with ``broken_reason``) the moment it is detected;
+``load_state``/``apply_choice`` then raise GameBroken, other games go on. Each process verifies
+a game by replay on first load and builds only on what it verified. Methods never block the
+event loop; concurrent calls are safe, within a process and across processes.
 
 Every exception is a ``StoreError`` whose ``str()`` is a player-friendly sentence, except
 ``IllegalChoice`` (the engine's, a ValueError), re-exported here for convenience.
@@ -71,7 +90,7 @@ Every exception is a ``StoreError`` whose ``str()`` is a player-friendly sentenc
 from engine import IllegalChoice
 
 from .backup import BackupResult, backup_database
-from .config import database_path
+from .config import database_location, database_path
 from .errors import (
     CannotUndo,
     GameBroken,
@@ -84,6 +103,7 @@ from .errors import (
     StaleMove,
     StoreError,
 )
+from .logs import quiet_database_libraries
 from .models import (
     OPEN_STATUSES,
     ChoiceRecord,
@@ -96,6 +116,8 @@ from .models import (
     UserSettings,
 )
 from .store import CHECKPOINT_EVERY, Store
+
+quiet_database_libraries()
 
 __all__ = [
     "CHECKPOINT_EVERY",
@@ -122,5 +144,6 @@ __all__ = [
     "StoreError",
     "UserSettings",
     "backup_database",
+    "database_location",
     "database_path",
 ]

@@ -1,7 +1,9 @@
-"""Maintenance commands: ``python bot.py check-db`` / ``backup DEST`` / ``repair`` / ``migrate``.
+"""Maintenance commands: ``python bot.py check-db | backup DEST | repair | migrate |
+migrate-to-postgres SQLITE_PATH DATABASE_URL``.
 
 ``main(argv)`` takes the arguments after the program name and returns an exit code:
-0 all good, 1 problems found, 2 the command could not run.
+0 all good, 1 problems found, 2 the command could not run. ``--db`` takes a SQLite file or a
+``postgresql://`` URL (default: ``DATABASE_URL``, else ``DATABASE_PATH``).
 """
 
 from __future__ import annotations
@@ -16,19 +18,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .backup import backup_database
-from .config import database_path
+from .config import database_location, is_postgres, redact
+from .copy import CopiedGame, CopyReport, copy_games
 from .errors import StoreError
 from .models import GameCheck
 from .store import Store
 
 log = logging.getLogger(__name__)
 
+Location = str | os.PathLike[str]
+
 
 @dataclass
 class CheckReport:
-    """What ``check_db`` found. ``ok`` only if the file and every game are sound."""
+    """What ``check_db`` found. ``ok`` only if the database and every game are sound."""
 
-    path: Path
+    path: Location
     integrity: list[str] = field(default_factory=list)
     games: list[GameCheck] = field(default_factory=list)
 
@@ -41,34 +46,43 @@ class CheckReport:
         return not self.integrity and not self.failures
 
     def lines(self) -> list[str]:
-        out = [f"Checked {self.path}: {len(self.games)} game(s)."]
+        out = [f"Checked {redact(self.path)}: {len(self.games)} game(s)."]
         out += [f"  database: {p}" for p in self.integrity]
         out += [f"  game {g.game_id}: BROKEN - {g.problem}" for g in self.failures]
         if self.ok:
-            out.append("  all games rebuild from seed + choices to their stored snapshots: OK")
+            out.append(
+                "  every game replays from seed + choices to its stored choice log, seats and"
+                " snapshots: OK"
+            )
         else:
             out.append(f"  {len(self.failures)} game(s) with problems (marked 'broken').")
         return out
 
 
+async def _open_existing(location: Location) -> Store:
+    """Open a database that must exist already (a missing SQLite file is not created)."""
+    if not is_postgres(str(location)) and not Path(location).is_file():
+        raise StoreError(f"No database at {location}")
+    return await Store.open(location)
+
+
 async def check_db(
-    path: str | os.PathLike[str] | None = None,
+    path: Location | None = None,
     *,
     mark: bool = True,
     progress: Callable[[GameCheck], None] | None = None,
 ) -> CheckReport:
-    """Verify every game: replay seed + choices and compare with the stored snapshots.
+    """Verify every game: replay seed + choices and compare with everything stored beside
+    them (choice log digests, seats, snapshots, status).
 
     One bad game never stops the others: each mismatch or unreadable row is reported
-    (and, with ``mark=True``, the game is marked 'broken'). Also runs SQLite's
-    integrity_check and foreign_key_check. Raises StoreError only if the file itself
-    can't be opened (missing, too new, not a database).
+    (and, with ``mark=True``, the game is marked 'broken'). Also runs the database's own
+    checks. Raises StoreError only if the database itself can't be opened (missing, too
+    new, not a database).
     """
-    p = Path(path) if path is not None else database_path()
-    if not p.is_file():
-        raise StoreError(f"No database at {p}")
-    store = await Store.open(p)
-    report = CheckReport(p)
+    where = path if path is not None else database_location()
+    store = await _open_existing(where)
+    report = CheckReport(where)
     try:
         report.integrity = await store.integrity_check()
         for game_id in await store.game_ids():
@@ -85,14 +99,11 @@ async def check_db(
 
 
 async def repair_db(
-    path: str | os.PathLike[str] | None = None, game_ids: Sequence[int] | None = None
+    path: Location | None = None, game_ids: Sequence[int] | None = None
 ) -> list[GameCheck]:
     """Rebuild the given games (default: every 'broken' one) from seed + choices; see
     ``Store.repair_game``. Returns the verification of each game after the attempt."""
-    p = Path(path) if path is not None else database_path()
-    if not p.is_file():
-        raise StoreError(f"No database at {p}")
-    store = await Store.open(p)
+    store = await _open_existing(path if path is not None else database_location())
     try:
         ids = list(game_ids) if game_ids else await store.game_ids(["broken"])
         results = []
@@ -106,7 +117,7 @@ async def repair_db(
         await store.close()
 
 
-async def migrate_db(path: str | os.PathLike[str] | None = None) -> int:
+async def migrate_db(path: Location | None = None) -> int:
     """Open (and so migrate) the database; returns its schema version."""
     store = await Store.open(path)
     try:
@@ -115,15 +126,38 @@ async def migrate_db(path: str | os.PathLike[str] | None = None) -> int:
         await store.close()
 
 
+async def migrate_to_postgres(
+    sqlite_path: Location,
+    url: str,
+    *,
+    progress: Callable[[CopiedGame], None] | None = None,
+) -> CopyReport:
+    """Copy every game and setting from a SQLite file into an empty PostgreSQL database
+    (migrated first) and verify each copied game by replay. The SQLite file is only read."""
+    if not is_postgres(url):
+        raise StoreError("The target must be a postgresql:// URL.")
+    source = await _open_existing(sqlite_path)
+    try:
+        target = await Store.open(url)
+        try:
+            return await copy_games(source, target, progress=progress)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bot.py", description="Ada's Dream database maintenance")
-    parser.add_argument("--db", help="database file (default: DATABASE_PATH or ./adas_dream.db)")
+    parser.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check-db", help="verify every game against its seed and choices")
     check.add_argument(
         "--no-mark", action="store_true", help="report only; don't mark games broken"
     )
-    backup = sub.add_parser("backup", help="consistent copy of the live database")
+    backup = sub.add_parser("backup", help="consistent copy of the live SQLite database")
     backup.add_argument("dest", help="file to write")
     backup.add_argument("--force", action="store_true", help="overwrite DEST if it exists")
     repair = sub.add_parser(
@@ -131,37 +165,61 @@ def _parser() -> argparse.ArgumentParser:
     )
     repair.add_argument("game_ids", nargs="*", type=int, metavar="GAME_ID")
     migrate = sub.add_parser("migrate", help="apply pending migrations, print the schema version")
+    to_pg = sub.add_parser(
+        "migrate-to-postgres",
+        help="copy every game from a SQLite file to an empty PostgreSQL database, verified",
+    )
+    to_pg.add_argument("sqlite_path", metavar="SQLITE_PATH")
+    to_pg.add_argument("url", metavar="DATABASE_URL")
     for p in (check, backup, repair, migrate):
         p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point for ``python bot.py check-db | backup DEST | migrate``."""
+    """Entry point for ``python bot.py check-db | backup DEST | repair | migrate |
+    migrate-to-postgres``."""
     args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    path = Path(args.db) if args.db else database_path()
     try:
+        where: Location = args.db if args.db else database_location()
         if args.command == "check-db":
-            report = asyncio.run(check_db(path, mark=not args.no_mark))
+            report = asyncio.run(check_db(where, mark=not args.no_mark))
             print("\n".join(report.lines()))
             return 0 if report.ok else 1
         if args.command == "backup":
-            result = backup_database(path, args.dest, overwrite=args.force)
+            if is_postgres(str(where)):
+                raise StoreError("Back up a PostgreSQL database with pg_dump.")
+            result = backup_database(where, args.dest, overwrite=args.force)
             print(
-                f"Backed up {path} to {result.dest}: {result.bytes} bytes, "
+                f"Backed up {where} to {result.dest}: {result.bytes} bytes, "
                 f"{result.games} game(s), schema version {result.schema_version}."
             )
             return 0
         if args.command == "repair":
-            results = asyncio.run(repair_db(path, args.game_ids))
+            results = asyncio.run(repair_db(where, args.game_ids))
             for r in results:
                 verdict = "repaired, verifies OK" if r.ok else f"NOT repaired - {r.problem}"
                 print(f"game {r.game_id}: {verdict}")
             print(f"{sum(r.ok for r in results)} of {len(results)} game(s) repaired.")
             return 0 if all(r.ok for r in results) else 1
         if args.command == "migrate":
-            print(f"{path}: schema version {asyncio.run(migrate_db(path))}")
+            print(f"{redact(where)}: schema version {asyncio.run(migrate_db(where))}")
             return 0
+        if args.command == "migrate-to-postgres":
+            copied = asyncio.run(migrate_to_postgres(args.sqlite_path, args.url))
+            for g in copied.games:
+                verdict = "OK" if g.ok and not g.problem else (g.problem or "")
+                print(f"game {g.game_id}: {g.moves} move(s) copied, replays {verdict}")
+            print(
+                f"Copied {len(copied.games)} game(s), {copied.guild_settings} server and "
+                f"{copied.user_settings} user setting(s) to {redact(args.url)}: "
+                + (
+                    "every copy verified by replay."
+                    if copied.ok
+                    else f"{len(copied.failures)} FAILED."
+                )
+            )
+            return 0 if copied.ok else 1
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,31 +1,28 @@
-"""Numbered .sql migrations, applied in order, each in its own transaction.
+"""Numbered .sql migrations, one directory per dialect, applied in order.
 
-Files are named ``NNNN_description.sql`` (e.g. ``0001_initial.sql``). Applied versions are
-recorded in the ``schema_version`` table. Running the migrations twice is a no-op; two
-processes starting at once are safe (each migration re-checks the version under
-``BEGIN IMMEDIATE``). A database whose version is newer than the newest file is refused.
+``migrations/sqlite/NNNN_name.sql`` and ``migrations/postgres/NNNN_name.sql`` hold the same
+migrations (same numbers and names: a test checks) in each database's own SQL. Applied versions
+are recorded in the ``schema_version`` table. Each migration runs in its own transaction that
+re-checks the version first, so running them twice is a no-op and two processes starting at
+once are safe. A database whose version is newer than the newest file is refused untouched.
+The backends apply them (``sqlite.migrate_sqlite``, ``postgres.migrate_postgres``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
+from .errors import MigrationError
 
-from .errors import MigrationError, SchemaTooNew
-from .timeutil import to_db, utcnow
-
-log = logging.getLogger(__name__)
-
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_ROOT = Path(__file__).resolve().parent.parent / "migrations"
+DIALECTS = ("sqlite", "postgres")
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
-_VERSION_TABLE = """
+VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (
     version    INTEGER PRIMARY KEY,
     name       TEXT NOT NULL,
@@ -46,28 +43,42 @@ class Migration:
         return hashlib.sha256(self.sql.encode()).hexdigest()
 
 
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """All migration files in version order; gaps or duplicates are an error."""
-    if not directory.is_dir():
-        raise MigrationError(f"No migrations directory at {directory}")
+def directory(dialect: str) -> Path:
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}")
+    return MIGRATIONS_ROOT / dialect
+
+
+def load_migrations(where: Path | str = "sqlite") -> list[Migration]:
+    """All migration files of a dialect ('sqlite', 'postgres') or a directory, in version
+    order; gaps or duplicates are an error."""
+    path = directory(where) if isinstance(where, str) and where in DIALECTS else Path(where)
+    if not path.is_dir():
+        raise MigrationError(f"No migrations directory at {path}")
     found: list[Migration] = []
-    for path in sorted(directory.glob("*.sql")):
-        m = _NAME.match(path.name)
+    for file in sorted(path.glob("*.sql")):
+        m = _NAME.match(file.name)
         if not m:
-            raise MigrationError(f"Bad migration file name {path.name!r} (want NNNN_name.sql)")
-        found.append(Migration(int(m.group(1)), path.stem, path.read_text(encoding="utf-8")))
+            raise MigrationError(f"Bad migration file name {file.name!r} (want NNNN_name.sql)")
+        found.append(Migration(int(m.group(1)), file.stem, file.read_text(encoding="utf-8")))
     for expected, mig in enumerate(found, start=1):
         if mig.version != expected:
             raise MigrationError(
                 f"Migrations must be numbered 1, 2, 3... without gaps; found {mig.name}"
             )
     if not found:
-        raise MigrationError(f"No migrations in {directory}")
+        raise MigrationError(f"No migrations in {path}")
     return found
 
 
+def pending(migrations: list[Migration], version: int, target: int | None) -> list[Migration]:
+    """The migrations to apply on top of ``version`` (up to ``target``, default all)."""
+    top = migrations[-1].version if target is None else target
+    return [m for m in migrations if version < m.version <= top]
+
+
 def split_statements(sql: str) -> list[str]:
-    """Split a script into complete statements (handles ';' in strings and triggers)."""
+    """Split a SQLite script into complete statements (handles ';' in strings and triggers)."""
     statements: list[str] = []
     buf = ""
     for part in sql.split(";"):
@@ -87,75 +98,9 @@ def _has_code(stmt: str) -> bool:
     return any(line and line != ";" for line in lines)
 
 
-async def current_version(db: aiosqlite.Connection) -> int:
-    """Highest applied migration version (0 for an empty database)."""
-    async with db.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
-    ) as cur:
-        if await cur.fetchone() is None:
-            return 0
-    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row else 0
-
-
 def too_new_message(db_version: int, code_version: int) -> str:
     return (
         f"The database is at schema version {db_version}, but this version of the bot only "
         f"knows up to version {code_version}. It was written by a newer bot: upgrade the bot "
         "(or restore a backup made by this version). Nothing was changed."
     )
-
-
-async def migrate(
-    db: aiosqlite.Connection,
-    migrations: list[Migration] | None = None,
-    *,
-    target: int | None = None,
-) -> list[int]:
-    """Apply pending migrations (up to ``target``, default all). Returns versions applied.
-
-    ``db`` must be in autocommit mode (``isolation_level=None``).
-    """
-    migrations = load_migrations() if migrations is None else migrations
-    latest = migrations[-1].version if migrations else 0
-    target = latest if target is None else target
-    version = await current_version(db)
-    if version > latest:
-        raise SchemaTooNew(too_new_message(version, latest))
-    applied: list[int] = []
-    for mig in migrations:
-        if mig.version > target or mig.version <= version:
-            continue
-        if await _apply_one(db, mig, latest):
-            applied.append(mig.version)
-    return applied
-
-
-async def _apply_one(db: aiosqlite.Connection, mig: Migration, latest: int) -> bool:
-    statements = split_statements(mig.sql)
-    await db.execute("BEGIN IMMEDIATE")
-    try:
-        await db.execute(_VERSION_TABLE)
-        version = await current_version(db)
-        if version > latest:
-            raise SchemaTooNew(too_new_message(version, latest))
-        if version >= mig.version:  # another process got here first
-            await db.execute("ROLLBACK")
-            return False
-        if version != mig.version - 1:
-            raise MigrationError(f"Cannot apply {mig.name} on top of version {version}")
-        for stmt in statements:
-            await db.execute(stmt)
-        await db.execute(
-            "INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-            (mig.version, mig.name, mig.checksum, to_db(utcnow())),
-        )
-        await db.execute("COMMIT")
-    except BaseException as exc:
-        await db.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.Error):
-            raise MigrationError(f"Migration {mig.name} failed: {exc}") from exc
-        raise
-    log.info("applied migration %s", mig.name)
-    return True

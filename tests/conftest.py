@@ -1,8 +1,8 @@
 """Fixtures for the bot tests: a bot on a temporary database, driven by simcord.
 
 ``simcord_env`` (simcord's pytest plugin) asks for ``simcord_bot``; ``make_bot`` builds the fresh
-bot objects a restart needs, and every bot made here is closed at teardown (an open aiosqlite
-connection would otherwise keep the test process alive).
+bot objects a restart needs, and every bot made here is closed at teardown (an open store
+would otherwise keep its database thread alive).
 """
 
 from __future__ import annotations
@@ -156,3 +156,7 @@ class Table:
 @pytest.fixture
 def table(simcord_env: Any) -> Table:
     return Table(simcord_env)
+
+
+# The store's backends (SQLite and a throwaway PostgreSQL) for the store tests.
+from store_backends import backend, db_location, pg_server, store  # noqa: E402, F401

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import tempfile
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_backends import raw
 
 from engine import GameSetup, IllegalChoice, new_game, replay
 from store import (
@@ -28,20 +27,18 @@ from store.testing import pick, play, started_game
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "game.db")
-    yield s
-    await s.close()
+def snapshot_seqs(location, gid):
+    return sorted(r[0] for r in raw(location, "SELECT seq FROM snapshots WHERE game_id = ?", gid))
 
 
 class TestOpen:
-    async def test_wal_and_foreign_keys(self, store):
-        async with store._lock:
-            async with store._db.execute("PRAGMA journal_mode") as cur:
-                assert (await cur.fetchone())[0] == "wal"
-            async with store._db.execute("PRAGMA foreign_keys") as cur:
-                assert (await cur.fetchone())[0] == 1
+    async def test_wal_and_foreign_keys(self, store, backend):
+        if backend != "sqlite":
+            pytest.skip("SQLite settings")
+        pragma = store._db.call
+        assert await pragma(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
+        assert await pragma(lambda c: c.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+        assert store.backend == "sqlite" and store.path is not None
 
     async def test_default_path_from_env(self, tmp_path, monkeypatch):
         monkeypatch.chdir(tmp_path)
@@ -161,7 +158,7 @@ class TestLobby:
 
 
 class TestPlay:
-    async def test_round_trip_of_a_whole_game(self, store, tmp_path):
+    async def test_round_trip_of_a_whole_game(self, store, db_location):
         gid, state = await started_game(store, seed=7)
         rng = random.Random(3)
         applied: list[str] = []
@@ -174,7 +171,7 @@ class TestPlay:
         assert seq > 10
         await store.close()
         # Reopen from disk: the state, choices and status all come back.
-        again = await Store.open(tmp_path / "game.db")
+        again = await Store.open(db_location)
         try:
             loaded, loaded_seq = await again.load_state(gid)
             assert loaded_seq == seq and loaded.digest() == state.digest()
@@ -186,9 +183,7 @@ class TestPlay:
             assert rec.status == "finished" and rec.finished_at is not None and rec.seq == seq
             check = await again.verify_game(gid)
             assert check.ok, check.problem
-            async with again._tx(write=False) as db:
-                rows = await again._all(db, "SELECT seq FROM snapshots WHERE game_id = ?", (gid,))
-            assert sorted(r[0] for r in rows) == [0, seq]  # finished: first and final only
+            assert snapshot_seqs(db_location, gid) == [0, seq]  # finished: first and final only
             with pytest.raises(GameNotActive, match="over"):
                 await again.apply_choice(gid, seq, 0, "x")
         finally:
@@ -228,18 +223,15 @@ class TestPlay:
         with pytest.raises(GameNotActive):
             await store.apply_choice(gid, 0, 0, "x")
 
-    async def test_snapshots_keep_latest_and_checkpoints(self, store):
+    async def test_snapshots_keep_latest_and_checkpoints(self, store, db_location):
         from store import CHECKPOINT_EVERY
 
         gid, _ = await started_game(store)
         state = await play(store, gid, random.Random(5), moves=CHECKPOINT_EVERY + 3)
         n = len(state.history)
-        async with store._tx(write=False) as db:
-            seqs = [
-                r[0]
-                for r in await store._all(db, "SELECT seq FROM snapshots WHERE game_id = ?", (gid,))
-            ]
-        assert sorted(seqs) == sorted({0, CHECKPOINT_EVERY, n} & set(range(n + 1)))
+        assert snapshot_seqs(db_location, gid) == sorted(
+            {0, CHECKPOINT_EVERY, n} & set(range(n + 1))
+        )
 
     async def test_errors_have_friendly_messages(self):
         assert "earlier turn" in str(StaleMove())
@@ -292,16 +284,17 @@ class TestUndo:
         with pytest.raises(CannotUndo, match="Only the player"):
             await store.undo(gid, 1, (seat + 1) % 3)
 
-    async def test_choice_rows_are_append_only(self, store):
-        import sqlite3
-
+    async def test_choice_rows_are_append_only(self, store, db_location):
         gid, state = await started_game(store)
         seat, choice = pick(state, random.Random(1))
         await store.apply_choice(gid, 0, seat, choice)
-        for sql in ("DELETE FROM choices", "UPDATE choices SET choice_id = 'x'"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                async with store._tx() as db:
-                    await db.execute(sql)
+        for sql in (
+            "DELETE FROM choices",
+            "UPDATE choices SET choice_id = 'x'",
+            "UPDATE choices SET digest = 'x'",  # a digest, once set, stays
+        ):
+            with pytest.raises(Exception, match="append-only"):
+                raw(db_location, sql)
         assert len(await store.choices(gid)) == 1
 
 
@@ -401,7 +394,9 @@ class TestProperties:
     """Whatever sequence of moves, stale clicks, illegal choices and undos the players make,
     the stored game is exactly replay(setup, live choices), before and after a reopen."""
 
-    @settings(max_examples=25, deadline=None)
+    @settings(
+        max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(
         ops=st.lists(
             st.tuples(
@@ -412,51 +407,132 @@ class TestProperties:
         ),
         seed=st.integers(0, 10**6),
     )
-    def test_store_matches_replay_of_live_choices(self, ops, seed):
-        asyncio.run(self._run(ops, seed))
+    def test_store_matches_replay_of_live_choices(self, db_location, ops, seed):
+        asyncio.run(self._run(db_location, ops, seed))
 
-    async def _run(self, ops, seed):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "p.db")
-            store = await Store.open(path, synchronous="OFF")
+    async def _run(self, path, ops, seed):
+        store = await Store.open(path, synchronous="OFF")
+        try:
+            gid, state = await started_game(store, seed=seed)
+            setup = await store.load_setup(gid)
+            live: list[str] = []
+            for op, n in ops:
+                state, seq = await store.load_state(gid)
+                if state.is_over:
+                    break
+                d_ = state.decision
+                choice = d_.choices[n % len(d_.choices)].id
+                if op == "apply":
+                    await store.apply_choice(gid, seq, d_.player, choice)
+                    live.append(choice)
+                elif op == "stale":
+                    with pytest.raises(StaleMove):
+                        await store.apply_choice(gid, seq + 1 + n % 3, d_.player, choice)
+                elif op == "illegal":
+                    with pytest.raises(IllegalChoice):
+                        await store.apply_choice(gid, seq, d_.player, f"nope-{n}")
+                elif op == "wrong_seat":
+                    with pytest.raises(NotYourTurn):
+                        await store.apply_choice(gid, seq, (d_.player + 1) % 3, choice)
+                else:
+                    last = (await store.choices(gid))[-1:] or None
+                    try:
+                        await store.undo(gid, seq, last[0].seat if last else 0)
+                        live.pop()
+                    except CannotUndo:
+                        pass
+                state, seq = await store.load_state(gid)
+                assert seq == len(live)
+                assert state.digest() == replay(setup, live).digest()
+                assert [c.choice_id for c in await store.choices(gid)] == live
+        finally:
+            await store.close()
+        again = await Store.open(path)
+        try:
+            check = await again.verify_game(gid)
+            assert check.ok, check.problem
+        finally:
+            await again.close()
+
+
+class TestListing:
+    async def test_listing_a_guild_costs_the_same_queries_for_3_or_30_games(self, store, backend):
+        if backend != "sqlite":
+            pytest.skip("counts statements with SQLite's trace hook (the SQL has the same shape)")
+        statements: list[str] = []
+
+        async def count_listing(n: int) -> int:
+            for i in range(n):
+                await started_game(store, guild_id=n, channel_id=i, seed=i)
+            await store._db.call(lambda c: c.set_trace_callback(statements.append))
             try:
-                gid, state = await started_game(store, seed=seed)
-                setup = await store.load_setup(gid)
-                live: list[str] = []
-                for op, n in ops:
-                    state, seq = await store.load_state(gid)
-                    if state.is_over:
-                        break
-                    d_ = state.decision
-                    choice = d_.choices[n % len(d_.choices)].id
-                    if op == "apply":
-                        await store.apply_choice(gid, seq, d_.player, choice)
-                        live.append(choice)
-                    elif op == "stale":
-                        with pytest.raises(StaleMove):
-                            await store.apply_choice(gid, seq + 1 + n % 3, d_.player, choice)
-                    elif op == "illegal":
-                        with pytest.raises(IllegalChoice):
-                            await store.apply_choice(gid, seq, d_.player, f"nope-{n}")
-                    elif op == "wrong_seat":
-                        with pytest.raises(NotYourTurn):
-                            await store.apply_choice(gid, seq, (d_.player + 1) % 3, choice)
-                    else:
-                        last = (await store.choices(gid))[-1:] or None
-                        try:
-                            await store.undo(gid, seq, last[0].seat if last else 0)
-                            live.pop()
-                        except CannotUndo:
-                            pass
-                    state, seq = await store.load_state(gid)
-                    assert seq == len(live)
-                    assert state.digest() == replay(setup, live).digest()
-                    assert [c.choice_id for c in await store.choices(gid)] == live
+                statements.clear()
+                games = await store.games_in_guild(n)
             finally:
-                await store.close()
-            again = await Store.open(path)
-            try:
-                check = await again.verify_game(gid)
-                assert check.ok, check.problem
-            finally:
-                await again.close()
+                await store._db.call(lambda c: c.set_trace_callback(None))
+            assert len(games) == n and all(len(g.seats) == 3 for g in games)
+            return len(statements)
+
+        assert await count_listing(3) == await count_listing(30)
+
+
+class TestGroupCommit:
+    async def test_moves_arriving_together_share_commits_and_fail_alone(self, store, backend):
+        games = [await started_game(store, seed=i, channel_id=i) for i in range(40)]
+        commits_before = getattr(store._db, "commits", 0)
+        calls = []
+        for i, (gid, state) in enumerate(games):
+            seat, choice = pick(state, random.Random(i))
+            seq = 0 if i % 4 else 7  # every fourth one is stale
+            calls.append(store.apply_choice(gid, seq, seat, choice))
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        for i, (result, (gid, _)) in enumerate(zip(results, games, strict=True)):
+            if i % 4:
+                assert not isinstance(result, BaseException), result
+                assert (await store.load_state(gid))[1] == 1
+            else:
+                assert isinstance(result, StaleMove)
+                assert (await store.load_state(gid))[1] == 0
+        if backend == "sqlite":  # 30 moves acknowledged after far fewer commits
+            assert 1 <= store._db.commits - commits_before <= 10
+
+
+class TestLocation:
+    async def test_database_url_chooses_postgresql(self, pg_server, monkeypatch, tmp_path):
+        monkeypatch.chdir(tmp_path)
+        url = pg_server.create_database("from_env", template="ada_template")
+        monkeypatch.setenv("DATABASE_URL", url)
+        s = await Store.open()
+        try:
+            assert s.backend == "postgres" and s.path is None
+            await started_game(s)
+        finally:
+            await s.close()
+        assert not list(tmp_path.glob("*.db"))
+
+    def test_a_database_url_must_be_postgresql(self, monkeypatch):
+        from store import database_location
+
+        monkeypatch.setenv("DATABASE_URL", "mysql://x")
+        with pytest.raises(ValueError, match="postgresql://"):
+            database_location(None)
+        monkeypatch.setenv("DATABASE_URL", "postgresql://u:secret@h/db")
+        from store.config import redact
+
+        assert redact(database_location(None)) == "postgresql://u@h/db"
+
+
+def test_to_move_is_the_decisions_player_along_whole_games():
+    """The store reads whose move it is without building the decision's choices."""
+    from engine import GameSetup, new_game
+    from store.verify import to_move
+
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        state = new_game(GameSetup(players=players, seed=seed))
+        rng = random.Random(seed)
+        while True:
+            decision = state.decision
+            assert to_move(state) == (None if decision is None else decision.player)
+            if decision is None:
+                break
+            state.apply(rng.choice(decision.choices).id)

@@ -6,13 +6,13 @@ import asyncio
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
 
 import pytest
+from store_backends import raw
 
 from store import StaleMove, Store
 from store.testing import pick, started_game
@@ -26,8 +26,8 @@ def child_env() -> dict[str, str]:
 
 
 class TestDoubleApply:
-    async def test_two_concurrent_tasks_one_wins(self, tmp_path):
-        store = await Store.open(tmp_path / "g.db")
+    async def test_two_concurrent_tasks_one_wins(self, db_location):
+        store = await Store.open(db_location)
         try:
             gid, state = await started_game(store)
             seat, choice = pick(state, random.Random(1))
@@ -43,11 +43,11 @@ class TestDoubleApply:
         finally:
             await store.close()
 
-    async def test_two_connections_race_many_times(self, tmp_path):
-        """Two Store objects = two SQLite connections on their own threads, like two
+    async def test_two_connections_race_many_times(self, db_location):
+        """Two Store objects = two connections (SQLite: each on its own thread), like two
         processes: for every move both try; exactly one wins each time."""
-        a = await Store.open(tmp_path / "g.db")
-        b = await Store.open(tmp_path / "g.db")
+        a = await Store.open(db_location)
+        b = await Store.open(db_location)
         try:
             gid, state = await started_game(a)
             rng = random.Random(2)
@@ -70,8 +70,8 @@ class TestDoubleApply:
             await a.close()
             await b.close()
 
-    def test_two_processes_race(self, tmp_path):
-        path = tmp_path / "g.db"
+    def test_two_processes_race(self, tmp_path, db_location):
+        path = db_location
 
         async def setup() -> tuple[int, int, str]:
             store = await Store.open(path)
@@ -117,9 +117,7 @@ class TestDoubleApply:
         outs = [p.communicate(timeout=60) for p in procs]
         assert all(p.returncode == 0 for p in procs), outs
         assert sorted(o.strip() for o, _ in outs) == ["stale", "stale", "won"]
-        conn = sqlite3.connect(path)
-        assert conn.execute("SELECT COUNT(*) FROM choices").fetchone()[0] == 1
-        conn.close()
+        assert raw(path, "SELECT COUNT(*) FROM choices") == [(1,)]
 
 
 CHILD = """
@@ -149,8 +147,8 @@ asyncio.run(main(sys.argv[1], [int(x) for x in sys.argv[2:]]))
 
 class TestCrash:
     @pytest.mark.parametrize("kill_after", [7, 23, 61])
-    def test_sigkill_mid_game_loses_no_committed_move(self, tmp_path, kill_after):
-        path = tmp_path / "g.db"
+    def test_sigkill_mid_game_loses_no_committed_move(self, tmp_path, db_location, kill_after):
+        path = db_location
 
         async def setup() -> list[int]:
             store = await Store.open(path)
@@ -188,9 +186,8 @@ class TestCrash:
             proc.stdout.close()
             proc.stderr.close()
 
-            conn = sqlite3.connect(path)
-            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            conn.close()
+            if not path.startswith("postgresql:"):
+                assert raw(path, "PRAGMA integrity_check") == [("ok",)]
 
             async def verify() -> None:
                 store = await Store.open(path)
@@ -211,17 +208,21 @@ class TestCrash:
 HANG_IN_APPLY = """
 import asyncio, sys, time
 from store import Store
-from store import store as store_module
+from store.postgres import PostgresTx
+from store.sqlite import SQLiteTx
 
-async def hang(self, db, game_id, seq, state, ts):
-    # Called inside apply_choice's transaction, after the choice row was inserted.
-    print("inside", flush=True)
-    time.sleep(600)
+def hanging(record_move):
+    async def hang(self, move):
+        await record_move(self, move)  # inside apply_choice's transaction, rows written
+        print("inside", flush=True)
+        time.sleep(600)
+    return hang
 
 async def main(path, gid):
     store = await Store.open(path)
     state, seq = await store.load_state(gid)
-    store_module.Store._write_snapshot = hang
+    SQLiteTx.record_move = hanging(SQLiteTx.record_move)
+    PostgresTx.record_move = hanging(PostgresTx.record_move)
     await store.apply_choice(gid, seq, state.decision.player, state.decision.choices[0].id)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
@@ -229,8 +230,8 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 
 
 class TestKilledInsideTransaction:
-    def test_half_applied_move_vanishes(self, tmp_path):
-        path = tmp_path / "g.db"
+    def test_half_applied_move_vanishes(self, tmp_path, db_location):
+        path = db_location
 
         async def setup() -> tuple[int, str]:
             store = await Store.open(path)
@@ -275,8 +276,8 @@ class TestKilledInsideTransaction:
 
 
 class TestCancellation:
-    async def test_cancelled_apply_is_all_or_nothing_and_store_keeps_working(self, tmp_path):
-        store = await Store.open(tmp_path / "g.db")
+    async def test_cancelled_apply_is_all_or_nothing_and_store_keeps_working(self, db_location):
+        store = await Store.open(db_location)
         try:
             gid, state = await started_game(store)
             rng = random.Random(4)

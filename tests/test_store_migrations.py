@@ -1,46 +1,90 @@
-"""Migrations: from empty, from each earlier version, idempotent, too-new refused."""
+"""Migrations, in both dialects: from empty, from each earlier version, idempotent, too-new
+refused, a failed one rolled back alone, several openers at once."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import shutil
 import sqlite3
+from typing import Any
 
-import aiosqlite
 import pytest
+from store_backends import raw
 
 from store import MigrationError, SchemaTooNew, Store
-from store.migrate import (
-    MIGRATIONS_DIR,
-    current_version,
-    load_migrations,
-    migrate,
-    split_statements,
-)
+from store.migrate import DIALECTS, directory, load_migrations, split_statements
+from store.sqlite import current_version, migrate_sqlite
+from store.testing import play, started_game
 
-MIGRATIONS = load_migrations()
+MIGRATIONS = load_migrations("sqlite")
 LATEST = MIGRATIONS[-1].version
+CREATED = "2026-01-01T00:00:00.000000Z"
 
 
-def schema(path) -> dict[str, str]:
-    """Every table/index/trigger definition, by name (what the schema *is*)."""
-    conn = sqlite3.connect(path)
+def schema(location: str) -> list[tuple[Any, ...]]:
+    """Every table, column, index, trigger and constraint (what the schema *is*)."""
+    if location.startswith("postgresql:"):
+        return (
+            raw(
+                location,
+                "SELECT table_name, column_name, data_type, is_nullable, column_default"
+                " FROM information_schema.columns WHERE table_schema = 'public'"
+                " AND table_name <> 'schema_version' ORDER BY 1, 2",
+            )
+            + raw(location, "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'"
+                  " AND tablename <> 'schema_version' ORDER BY 1")
+            + raw(location, "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger"
+                  " WHERE NOT tgisinternal ORDER BY 1")
+            + raw(location, "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+                  " WHERE connamespace = 'public'::regnamespace ORDER BY 1")
+            + raw(location, "SELECT proname, prosrc FROM pg_proc"
+                  " WHERE pronamespace = 'public'::regnamespace ORDER BY 1")
+        )  # fmt: skip
+    return raw(
+        location,
+        "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name != 'schema_version'"
+        " ORDER BY name",
+    )
+
+
+@pytest.fixture
+def empty_location(request, backend, tmp_path) -> str:
+    """A database with nothing in it, not even migrated."""
+    if backend == "sqlite":
+        return str(tmp_path / "empty.db")
+    server = request.getfixturevalue("pg_server")
+    return server.create_database(f"m{random.randrange(10**9)}")
+
+
+async def migrate_to(location: str, target: int) -> list[int]:
+    """Bring an empty database to schema version ``target`` (as an older bot would have)."""
+    if location.startswith("postgresql:"):
+        import asyncpg
+
+        from store.postgres import migrate_postgres
+
+        conn = await asyncpg.connect(location)
+        try:
+            return await migrate_postgres(conn, load_migrations("postgres"), target=target)
+        finally:
+            await conn.close()
+    conn = sqlite3.connect(location, isolation_level=None)
     try:
-        rows = conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name != 'schema_version'"
-        ).fetchall()
+        return migrate_sqlite(conn, MIGRATIONS, target=target)
     finally:
         conn.close()
-    return dict(rows)
-
-
-async def raw(path) -> aiosqlite.Connection:
-    return await aiosqlite.connect(path, isolation_level=None)
 
 
 class TestMigrationFiles:
     def test_numbered_without_gaps(self):
         assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
-        assert LATEST >= 2
+        assert LATEST >= 7
+
+    def test_both_dialects_have_the_same_migrations(self):
+        names = {d: [m.name for m in load_migrations(d)] for d in DIALECTS}
+        assert names["sqlite"] == names["postgres"]
+        assert directory("postgres") != directory("sqlite")
 
     def test_bad_name_or_gap_refused(self, tmp_path):
         (tmp_path / "0001_a.sql").write_text("CREATE TABLE a (x);")
@@ -63,44 +107,36 @@ class TestMigrationFiles:
 
 
 class TestMigrate:
-    async def test_from_empty(self, tmp_path):
-        s = await Store.open(tmp_path / "a.db")
+    async def test_from_empty(self, empty_location):
+        s = await Store.open(empty_location)
         assert await s.schema_version() == LATEST
         await s.close()
-        conn = sqlite3.connect(tmp_path / "a.db")
-        rows = conn.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
-        conn.close()
+        rows = raw(empty_location, "SELECT version, name FROM schema_version ORDER BY version")
         assert rows == [(m.version, m.name) for m in MIGRATIONS]
 
-    async def test_idempotent(self, tmp_path):
-        path = tmp_path / "a.db"
+    async def test_idempotent(self, empty_location):
         for _ in range(3):
-            s = await Store.open(path)
+            s = await Store.open(empty_location)
             await s.close()
-        db = await raw(path)
-        try:
-            assert await migrate(db) == []
-            assert await current_version(db) == LATEST
-        finally:
-            await db.close()
+        assert await migrate_to(empty_location, LATEST) == []
+        assert raw(empty_location, "SELECT COUNT(*) FROM schema_version") == [(LATEST,)]
 
     @pytest.mark.parametrize("start", range(0, LATEST))
-    async def test_from_each_earlier_version(self, tmp_path, start):
-        fresh = tmp_path / "fresh.db"
+    async def test_from_each_earlier_version(self, request, backend, tmp_path, start):
+        from store_backends import new_location
+
+        fresh = new_location(request, backend, tmp_path)  # migrated by the template / on open
         s = await Store.open(fresh)
         await s.close()
-        old = tmp_path / "old.db"
-        db = await raw(old)
-        try:
-            assert await migrate(db, MIGRATIONS, target=start) == list(range(1, start + 1))
-            assert await current_version(db) == start
-            if start >= 1:  # data written by the old version must survive
-                await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, creator_id, created_at, updated_at)"
-                    " VALUES (1, 2, 3, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')"
-                )
-        finally:
-            await db.close()
+        old = request.getfixturevalue("empty_location")
+        assert await migrate_to(old, start) == list(range(1, start + 1))
+        if start >= 1:  # data written by the old version must survive
+            created = CREATED if backend == "sqlite" else "2026-01-01T00:00:00Z"
+            raw(
+                old,
+                "INSERT INTO games (guild_id, channel_id, creator_id, created_at, updated_at)"
+                f" VALUES (1, 2, 3, '{created}', '{created}')",
+            )
         s = await Store.open(old)
         try:
             assert await s.schema_version() == LATEST
@@ -111,50 +147,80 @@ class TestMigrate:
             await s.close()
         assert schema(old) == schema(fresh)
 
-    async def test_database_newer_than_code_is_refused_untouched(self, tmp_path):
-        path = tmp_path / "a.db"
-        s = await Store.open(path)
-        await s.close()
-        conn = sqlite3.connect(path)
-        conn.execute(
-            "INSERT INTO schema_version VALUES (?, 'future', 'x', '2030-01-01T00:00:00.000000Z')",
-            (LATEST + 1,),
-        )
+    async def test_a_game_saved_at_version_5_plays_on(self, tmp_path):
+        """A game as the bot before issue 19 wrote it (no digests) is verified on first load,
+        gets its digests filled in, and plays on."""
+        new = tmp_path / "new.db"
+        store = await Store.open(new)
+        gid, _ = await started_game(store, seed=9)
+        state = await play(store, gid, random.Random(9), 30)
+        await store.close()
+        old = str(tmp_path / "old.db")
+        await migrate_to(old, 5)
+        conn = sqlite3.connect(old)
+        conn.execute(f"ATTACH '{new}' AS new")
+        games_v5 = ", ".join(c[1] for c in conn.execute("PRAGMA main.table_info(games)").fetchall())
+        conn.execute(f"INSERT INTO games ({games_v5}) SELECT {games_v5} FROM new.games")
+        for table in ("seats", "snapshots"):
+            conn.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
+        cols = "id, game_id, seq, seat, choice_id, applied_at, undone_at"
+        conn.execute(f"INSERT INTO choices ({cols}) SELECT {cols} FROM new.choices")
         conn.commit()
         conn.close()
-        before = schema(path)
-        with pytest.raises(SchemaTooNew, match=rf"version {LATEST + 1}.*newer bot"):
-            await Store.open(path)
-        assert schema(path) == before
+        store = await Store.open(old)
+        try:
+            loaded, seq = await store.load_state(gid)
+            assert seq == 30 and loaded.digest() == state.digest()
+            await play(store, gid, random.Random(1), 5)
+            assert (await store.verify_game(gid)).ok
+        finally:
+            await store.close()
+        assert raw(
+            old, f"SELECT COUNT(*) FROM choices WHERE game_id = {gid} AND digest IS NULL"
+        ) == [(0,)]
 
-    async def test_failed_migration_rolls_back_alone(self, tmp_path):
-        mdir = tmp_path / "migrations"
-        shutil.copytree(MIGRATIONS_DIR, mdir)
-        bad = LATEST + 1
-        (mdir / f"{bad:04d}_bad.sql").write_text(
-            "CREATE TABLE half_done (x);\nINSERT INTO no_such_table VALUES (1);\n"
+    async def test_database_newer_than_code_is_refused_untouched(self, empty_location):
+        s = await Store.open(empty_location)
+        await s.close()
+        raw(
+            empty_location,
+            "INSERT INTO schema_version VALUES (?, 'future', 'x', '2030-01-01T00:00:00.000000Z')",
+            LATEST + 1,
         )
-        path = tmp_path / "a.db"
+        before = schema(empty_location)
+        with pytest.raises(SchemaTooNew, match=rf"version {LATEST + 1}.*newer bot"):
+            await Store.open(empty_location)
+        assert schema(empty_location) == before
+
+    async def test_failed_migration_rolls_back_alone(self, empty_location, backend, tmp_path):
+        mdir = tmp_path / "migrations"
+        shutil.copytree(directory(backend), mdir)
+        (mdir / f"{LATEST + 1:04d}_bad.sql").write_text(
+            "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
+        )
         with pytest.raises(MigrationError, match="bad"):
-            await Store.open(path, migrations_dir=mdir)
+            await Store.open(empty_location, migrations_dir=mdir)
         # The earlier migrations were each committed; the failed one left nothing.
-        s = await Store.open(path)
+        s = await Store.open(empty_location)
         try:
             assert await s.schema_version() == LATEST
         finally:
             await s.close()
-        assert "half_done" not in schema(path)
+        assert "half_done" not in str(schema(empty_location))
 
-    async def test_two_openers_at_once(self, tmp_path):
-        import asyncio
-
-        path = tmp_path / "a.db"
-        stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
+    async def test_several_openers_at_once(self, empty_location):
+        stores = await asyncio.gather(*(Store.open(empty_location) for _ in range(4)))
         try:
             assert {await s.schema_version() for s in stores} == {LATEST}
         finally:
             for s in stores:
                 await s.close()
-        conn = sqlite3.connect(path)
-        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == LATEST
+        assert raw(empty_location, "SELECT COUNT(*) FROM schema_version") == [(LATEST,)]
+
+
+def test_sqlite_version_helper_on_an_empty_file(tmp_path):
+    conn = sqlite3.connect(tmp_path / "x.db")
+    try:
+        assert current_version(conn) == 0
+    finally:
         conn.close()

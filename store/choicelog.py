@@ -1,0 +1,23 @@
+"""The running digest of a game's choice log (issue 19: damage must not go unnoticed).
+
+Each live choice row stores ``next_digest(previous digest, row)``; the chain starts from the
+digest of the game's setup, and ``games.log_digest`` holds the digest of the last live row. A
+rewritten, removed or inserted row breaks the chain from that row on, which a load can check by
+hashing (microseconds a row) instead of replaying the game. An undone row keeps its digest; the
+row that replaces it chains from the same predecessor.
+
+Version 1 of the format: sha256 hex of the fields below, joined by newlines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def start_digest(setup_text: str) -> str:
+    """The chain's start: the digest of the game's stored setup (JSON text)."""
+    return hashlib.sha256(f"ada-log-v1\n{setup_text}".encode()).hexdigest()
+
+
+def next_digest(previous: str, seq: int, seat: int, choice_id: str) -> str:
+    return hashlib.sha256(f"{previous}\n{seq}\n{seat}\n{choice_id}".encode()).hexdigest()

@@ -1,0 +1,103 @@
+"""Game states as stored text, and independent copies of them, without needless JSON trips.
+
+``GameState.to_json()`` deep-copies the state through JSON before dumping it, and
+``GameState.from_json()`` parses the text and then copies the result through JSON once more:
+about 0.65 ms and 0.45 ms a state. The store only needs the text of a state it will not touch
+again, and a state from text it just parsed, so it dumps and builds directly (about 3x and 2x
+faster). The result must be byte-for-byte the engine's own: the first ``SELF_CHECKS`` calls of
+the process compare with the engine and, at the first difference, the store goes back to the
+engine's functions for good (and says so in the log).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from dataclasses import fields
+from typing import Any
+
+from engine import GameSetup, GameState
+from engine.ai import fast_copy
+from engine.state import PlayerState
+
+log = logging.getLogger(__name__)
+
+SELF_CHECKS = 20
+
+_STATE_FIELDS = [f.name for f in fields(GameState) if f.name != "pending_choices"]
+_SETUP_FIELDS = [f.name for f in fields(GameSetup)]
+_PLAYER_FIELDS = [f.name for f in fields(PlayerState)]
+
+_lock = threading.Lock()
+_checks_left = {"encode": SELF_CHECKS, "decode": SELF_CHECKS}
+_fast = {"encode": True, "decode": True}
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _dump(state: GameState) -> str:
+    d: dict[str, Any] = {name: getattr(state, name) for name in _STATE_FIELDS}
+    d["setup"] = {name: getattr(state.setup, name) for name in _SETUP_FIELDS}
+    d["players"] = [{name: getattr(p, name) for name in _PLAYER_FIELDS} for p in state.players]
+    return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+
+def _build(text: str) -> GameState:
+    d = json.loads(text)
+    kwargs = {name: d[name] for name in _STATE_FIELDS if name in d}
+    kwargs["setup"] = GameSetup.from_dict(d["setup"])
+    kwargs["players"] = [PlayerState(**p) for p in d["players"]]
+    return GameState(**kwargs)
+
+
+def _use_fast(kind: str) -> tuple[bool, bool]:
+    """(use the fast path, also check it against the engine this time)."""
+    with _lock:
+        if not _fast[kind]:
+            return False, False
+        if _checks_left[kind] > 0:
+            _checks_left[kind] -= 1
+            return True, True
+        return True, False
+
+
+def _give_up(kind: str) -> None:
+    with _lock:
+        if _fast[kind]:
+            _fast[kind] = False
+            log.warning(
+                "the store's fast state %s differs from the engine's: using the engine's", kind
+            )
+
+
+def encode(state: GameState) -> tuple[str, str]:
+    """``(state.to_json(), state.digest())``."""
+    fast, check = _use_fast("encode")
+    if not fast:
+        return state.to_json(), state.digest()
+    text = _dump(state)
+    if check and (text != state.to_json() or sha256(text) != state.digest()):
+        _give_up("encode")
+        return state.to_json(), state.digest()
+    return text, sha256(text)
+
+
+def decode(text: str) -> GameState:
+    """``GameState.from_json(text)``; raises whatever it raises on bad text."""
+    fast, check = _use_fast("decode")
+    if not fast:
+        return GameState.from_json(text)
+    state = _build(text)
+    if check and state.to_json() != GameState.from_json(text).to_json():
+        _give_up("decode")
+        return GameState.from_json(text)
+    return state
+
+
+def copy(state: GameState) -> GameState:
+    """An independent copy (the engine's fast copy, log included)."""
+    return fast_copy(state, keep_log=True)

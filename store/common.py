@@ -1,0 +1,106 @@
+"""Small pieces the store's concerns share: status checks, options, records from rows."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from engine import GameSetup
+
+from .backend import GameRow
+from .errors import GameBroken, GameNotActive, GameNotFound, LobbyError
+from .models import GameRecord, SeatRecord
+
+log = logging.getLogger("store")
+
+CHECKPOINT_EVERY = 50
+"""Besides the latest snapshot, keep the snapshot of every N-th move (audit checkpoints)
+while a game runs; a finished game keeps only its first and final snapshots."""
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class Corrupt(Exception):
+    """Stored data of one game can't be trusted (choices, snapshot, setup, seats...). The
+    message says what, in words for an admin, and never quotes game content."""
+
+
+def aware(when: datetime) -> datetime:
+    """Refuse naive datetimes (a naive time would be stored as if it were UTC)."""
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise ValueError("pass a timezone-aware datetime (e.g. discord.utils.utcnow())")
+    return when.astimezone(UTC)
+
+
+def found(row: GameRow | None) -> GameRow:
+    if row is None:
+        raise GameNotFound()
+    return row
+
+
+def require_lobby(row: GameRow) -> None:
+    if row.status != "lobby":
+        raise LobbyError(
+            "This game has already started."
+            if row.status == "active"
+            else "This game is no longer open."
+        )
+
+
+def require_playable(row: GameRow) -> None:
+    if row.status == "active":
+        return
+    if row.status == "broken":
+        raise GameBroken()
+    raise GameNotActive(
+        {
+            "lobby": "This game hasn't started yet.",
+            "finished": "This game is over.",
+            "cancelled": "This game was cancelled.",
+        }.get(row.status, "This game isn't being played right now.")
+    )
+
+
+def options(row: GameRow) -> dict[str, Any]:
+    try:
+        value = json.loads(row.options)
+        return value if isinstance(value, dict) else {}
+    except (TypeError, ValueError):
+        log.warning("game %s has unreadable options", row.id)
+        return {}
+
+
+def engine_options(row: GameRow) -> dict[str, Any]:
+    """Game options that are also GameSetup fields (other than players/seed/names)."""
+    names = {f.name for f in dataclasses.fields(GameSetup)} - {"players", "seed", "names"}
+    return {k: v for k, v in options(row).items() if k in names}
+
+
+def setup_of(row: GameRow) -> GameSetup:
+    try:
+        return GameSetup.from_dict(json.loads(row.setup or ""))
+    except Exception as exc:
+        raise Corrupt(f"the game setup is unreadable ({type(exc).__name__})") from exc
+
+
+def game_record(row: GameRow, seats: list[SeatRecord]) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        thread_id=row.thread_id,
+        status=row.status,
+        broken_reason=row.broken_reason,
+        seed=row.seed,
+        options=options(row),
+        creator_id=row.creator_id,
+        seq=row.seq if isinstance(row.seq, int) else 0,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        seats=tuple(seats),
+    )

@@ -1,0 +1,427 @@
+"""Play: the current state, moves, undo, the choice log.
+
+A move is one transaction: lock the game, check the expected sequence number (a double click or
+an old button is refused as StaleMove), check the seat, apply the choice with the engine, append
+the choice (with its running digest) and the new snapshot, advance the game, cancel its pending
+reminders and, if asked, schedule the next player's first reminder. All or nothing.
+
+Moves build only on states this process has verified by replay since it started
+(``store.cache``): the first load of a game replays it in a worker thread; later moves extend
+what was verified and check the end of the choice log (two rows) on the way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from engine import GameSetup, GameState, replay
+
+from . import choicelog, codec
+from .backend import ChoiceRow, GameRow, MoveWrite, SnapshotRow, Tx, UndoWrite
+from .base import StoreBase
+from .common import CHECKPOINT_EVERY, Corrupt, found, require_playable, setup_of
+from .common import options as game_options
+from .errors import CannotUndo, GameBroken, GameNotActive, NotYourTurn, StaleMove, StoreError
+from .models import ChoiceRecord, GuildSettings, SeatRecord, UserSettings
+from .verify import Replayed, Verified, replay_rows, to_move
+
+log = logging.getLogger("store")
+
+
+@dataclass
+class Evidence:
+    """The rows a replay needs (read in one transaction, replayed outside it)."""
+
+    game: GameRow
+    seats: list[SeatRecord]
+    choices: list[ChoiceRow]
+    snapshots: dict[int, SnapshotRow]
+    start: tuple[Verified, GameState] | None
+
+
+class PlayMixin(StoreBase):
+    # ------------------------------------------------------------------ reading
+
+    async def load_state(self, game_id: int) -> tuple[GameState, int]:
+        """The current state and its sequence number, which is what ``apply_choice`` expects
+        next (put it in the buttons' custom ids). Works for active, finished and cancelled
+        games. Raises GameNotActive for a lobby, GameBroken if the saved data is damaged (the
+        game is then marked 'broken'). The state is the caller's to change."""
+        state, seq = await self._current(game_id)
+        return codec.copy(state), seq
+
+    async def load_setup(self, game_id: int) -> GameSetup:
+        """The engine setup the game was started with."""
+
+        async def read(tx: Tx) -> GameRow:
+            return found(await tx.game(game_id))
+
+        game = await self._db.read(read)
+        if game.setup is None:
+            raise GameNotActive("This game hasn't started yet.")
+        try:
+            return setup_of(game)
+        except Corrupt as exc:
+            await self.mark_broken(game_id, str(exc))
+            raise GameBroken() from exc
+
+    async def choices(self, game_id: int, *, include_undone: bool = False) -> list[ChoiceRecord]:
+        """The game's choices in the order they were applied (live ones only by default)."""
+
+        async def read(tx: Tx) -> list[ChoiceRecord]:
+            found(await tx.game(game_id))
+            return await tx.choice_records(game_id, include_undone)
+
+        return await self._db.read(read)
+
+    async def _current(self, game_id: int) -> tuple[GameState, int]:
+        """The verified current state (shared: copy before changing it) and its seq."""
+
+        async def look(tx: Tx) -> tuple[GameRow, GameState | None, Evidence | None]:
+            game = found(await tx.game(game_id))
+            if game.status == "broken":
+                raise GameBroken()
+            if game.setup is None:
+                raise GameNotActive("This game hasn't started yet.")
+            state = await self._known_state(tx, game)
+            if state is not None:
+                return game, state, None
+            return game, None, await self._evidence(tx, game)
+
+        try:
+            game, state, evidence = await self._db.read(look)
+            if state is None:
+                assert evidence is not None
+                replayed = await asyncio.to_thread(_replay, evidence)
+                await self._settle(game, replayed)
+                state = replayed.state
+        except Corrupt as exc:
+            await self.mark_broken(game_id, str(exc))
+            raise GameBroken() from exc
+        return state, game.seq
+
+    async def _known_state(self, tx: Tx, game: GameRow) -> GameState | None:
+        """The state this process verified for the game as it now stands, or None. Checks the
+        end of the choice log (raises Corrupt)."""
+        known = self._verified.fact(game.id)
+        if known is None or not known.matches(game):
+            return None
+        await _check_log_end(tx, game)
+        state = self._verified.state(game.id, known)
+        if state is None:  # pushed out of memory: the snapshot is it if it hashes the same
+            snap = await tx.snapshot(game.id, game.seq)
+            if snap is None or not isinstance(snap.state, str):
+                return None
+            if codec.sha256(snap.state) != known.state_digest:
+                return None
+            state = codec.decode(snap.state)
+            self._verified.put(game.id, known, state)
+        return state
+
+    async def _evidence(self, tx: Tx, game: GameRow) -> Evidence:
+        """Rows to verify the game by replay: from a state verified earlier if the log still
+        runs through it (another process moved the game on), else from the start."""
+        seats = await tx.seats(game.id)
+        start, choices = None, None
+        known = self._verified.fact(game.id)
+        if known is not None and isinstance(game.seq, int) and 0 < known.seq <= game.seq:
+            state = self._verified.state(game.id, known)
+            if state is not None:
+                rows = await tx.live_choices(game.id, known.seq - 1)
+                if rows and rows[0].seq == known.seq - 1 and rows[0].digest == known.log_digest:
+                    start, choices = (known, state), rows[1:]
+        if choices is None:
+            choices = await tx.live_choices(game.id)
+        snaps: dict[int, SnapshotRow] = {}
+        if isinstance(game.seq, int):
+            snap = await tx.snapshot(game.id, game.seq)
+            if snap is not None:
+                snaps[snap.seq] = snap
+        return Evidence(game, seats, choices, snaps, start)
+
+    async def _settle(self, game: GameRow, replayed: Replayed) -> None:
+        """Remember a replayed game; fill in digests of old choice rows, the log digest and
+        whose move it is, if the rows lack them (games from before migration 6)."""
+        v = replayed.verified
+        self._verified.put(game.id, v, replayed.state)
+        if not _needs_fix(game, replayed):
+            return
+
+        async def fix(tx: Tx) -> None:
+            now = await tx.game(game.id, lock=True)
+            if now is not None and now.seq == game.seq and now.log_digest == game.log_digest:
+                await _write_fix(tx, game, replayed)
+
+        with contextlib.suppress(StoreError):
+            await self._db.write(fix)
+
+    async def _state_in_tx(self, tx: Tx, game: GameRow) -> tuple[Verified, GameState]:
+        """Inside a write: the verified state of the locked game (shared: copy before
+        changing it). Replays here only if another process changed the game since the
+        caller's warm-up (``_warm``)."""
+        state = await self._known_state(tx, game)
+        if state is None:
+            replayed = _replay(await self._evidence(tx, game))
+            if _needs_fix(game, replayed):
+                await _write_fix(tx, game, replayed)
+            self._verified.put(game.id, replayed.verified, replayed.state)
+            state = replayed.state
+        known = self._verified.fact(game.id)
+        assert known is not None
+        return known, state
+
+    async def _warm(self, game_id: int) -> None:
+        """Verify a game this process has not seen yet, in a worker thread, before a write
+        needs it (errors surface in the write)."""
+        if game_id not in self._verified:
+            with contextlib.suppress(StoreError):
+                await self._current(game_id)
+
+    # ------------------------------------------------------------------ moves
+
+    async def apply_choice(
+        self,
+        game_id: int,
+        expected_seq: int,
+        seat: int,
+        choice_id: str,
+        *,
+        now: datetime | None = None,
+        remind: bool = False,
+    ) -> GameState:
+        """Apply one choice, all or nothing, in one transaction (see the module doc). Returns
+        the new state (its seq is ``expected_seq + 1``).
+
+        ``remind=True`` also schedules, in the same transaction, the first reminder for the
+        person who must decide next (none for an AI seat, a finished game, or a user who
+        turned reminders off), due after their delay (the game's ``reminder_hours`` option,
+        else the user's, else the guild's setting), as ``schedule_reminder`` would.
+
+        Raises StaleMove (seq differs: double click, second process), NotYourTurn,
+        IllegalChoice (from the engine), GameNotActive, GameBroken, GameNotFound.
+        On any exception nothing is changed.
+        """
+        at = self._at(now)
+        await self._warm(game_id)
+
+        async def move(tx: Tx) -> GameState:
+            game = found(await tx.game(game_id, lock=True))
+            require_playable(game)
+            if game.seq != expected_seq:
+                raise StaleMove()
+            known, state = await self._state_in_tx(tx, game)
+            player = to_move(state)
+            if player is None:
+                raise GameNotActive("This game is over.")
+            if player != seat:
+                raise NotYourTurn()
+            new = codec.copy(state)
+            new.apply(choice_id)  # IllegalChoice propagates; the transaction rolls back
+            text, digest = codec.encode(new)
+            log_digest = choicelog.next_digest(known.log_digest, expected_seq, seat, choice_id)
+            verified = Verified(expected_seq + 1, log_digest, digest, to_move(new))
+            await tx.record_move(
+                MoveWrite(
+                    game_id=game_id,
+                    seq=expected_seq,
+                    seat=seat,
+                    choice_id=choice_id,
+                    digest=log_digest,
+                    state=text,
+                    state_digest=digest,
+                    over=new.is_over,
+                    to_move=verified.to_move,
+                    at=at,
+                    drop_previous=expected_seq % CHECKPOINT_EVERY != 0,
+                )
+            )
+            if remind:
+                await self._remind_next(tx, game, verified, at)
+            tx.after_commit(lambda: self._verified.put(game_id, verified, new))
+            return new
+
+        try:
+            new = await self._db.write(move)
+        except Corrupt as exc:
+            await self.mark_broken(game_id, str(exc))
+            raise GameBroken() from exc
+        return codec.copy(new)
+
+    async def undo(
+        self,
+        game_id: int,
+        expected_seq: int,
+        seat: int,
+        *,
+        now: datetime | None = None,
+        remind: bool = False,
+    ) -> GameState:
+        """Take back the last live choice, if ``seat`` made it and the engine allows it (not
+        below ``state.undo_floor``). The choice row is kept and marked undone; the state is
+        rebuilt by ``replay(setup, history[:-1])`` (in a worker thread, before the
+        transaction). ``expected_seq`` guards against a double click exactly like
+        ``apply_choice``; ``remind`` too. Returns the new state (seq - 1).
+        Raises StaleMove, CannotUndo, GameNotActive, GameBroken."""
+        at = self._at(now)
+        try:
+            state, seq = await self._current(game_id)
+            if seq != expected_seq:
+                raise StaleMove()
+
+            async def rows(tx: Tx) -> tuple[GameRow, list[ChoiceRow]]:
+                return found(await tx.game(game_id)), await tx.live_choices(game_id)
+
+            game, live = await self._db.read(rows)
+            if game.seq != expected_seq:
+                raise StaleMove()
+            previous, previous_log = await asyncio.to_thread(_undone, game, live, state)
+
+            async def take_back(tx: Tx) -> GameState:
+                now_game = found(await tx.game(game_id, lock=True))
+                require_playable(now_game)
+                if now_game.seq != expected_seq:
+                    raise StaleMove()
+                known, current = await self._state_in_tx(tx, now_game)
+                if current.history != state.history:  # changed between our reads and the lock
+                    raise StaleMove()
+                if not current.history:
+                    raise CannotUndo("There is nothing to take back.")
+                last = live[-1]
+                if last.seat != seat:
+                    raise CannotUndo("Only the player who made the last move can take it back.")
+                if current.current_player != seat:
+                    raise CannotUndo("A move can only be taken back during your own turn.")
+                if len(current.history) - 1 < current.undo_floor:
+                    raise CannotUndo("That move revealed something new, so it can't be taken back.")
+                text, digest = codec.encode(previous)
+                verified = Verified(expected_seq - 1, previous_log, digest, to_move(previous))
+                await tx.record_undo(
+                    UndoWrite(
+                        game_id=game_id,
+                        choice_row_id=last.id,
+                        seq=expected_seq - 1,
+                        log_digest=previous_log,
+                        state=text,
+                        state_digest=digest,
+                        over=previous.is_over,
+                        to_move=verified.to_move,
+                        at=at,
+                    )
+                )
+                if remind:
+                    await self._remind_next(tx, now_game, verified, at)
+                tx.after_commit(lambda: self._verified.put(game_id, verified, previous))
+                return previous
+
+            result = await self._db.write(take_back)
+        except Corrupt as exc:
+            await self.mark_broken(game_id, str(exc))
+            raise GameBroken() from exc
+        return codec.copy(result)
+
+    async def mark_broken(self, game_id: int, reason: str, *, now: datetime | None = None) -> None:
+        """Set the game aside as 'broken' with a reason (logged). Never raises for a
+        missing game; the other games are untouched."""
+        log.error("game %s marked broken: %s", game_id, reason)
+        at = self._at(now)
+        self._verified.forget(game_id)
+
+        async def mark(tx: Tx) -> None:
+            game = await tx.game(game_id, lock=True)
+            if game is None:
+                return
+            await tx.update_game(
+                game_id,
+                status="broken",
+                broken_reason=reason[:1000],
+                broken_from=game.broken_from if game.status == "broken" else game.status,
+                updated_at=at,
+            )
+            await tx.cancel_reminders(game_id, None)
+
+        await self._db.write(mark)
+
+    # ------------------------------------------------------------------ reminders in a move
+
+    async def _remind_next(self, tx: Tx, game: GameRow, verified: Verified, at: datetime) -> None:
+        if verified.to_move is None:
+            return
+        seat = next((s for s in await tx.seats(game.id) if s.turn_index == verified.to_move), None)
+        if seat is None or seat.is_ai or seat.user_id is None:
+            return
+        enabled, hours = await reminder_delay(tx, game, seat.user_id)
+        if enabled:
+            await tx.insert_reminder(
+                game.id, seat.user_id, at + timedelta(hours=hours), verified.seq, at
+            )
+
+
+async def reminder_delay(tx: Tx, game: GameRow, user_id: int) -> tuple[bool, float]:
+    """(reminders on, hours) for a user in a game: the game's ``reminder_hours`` option, else
+    the user's setting, else the guild's."""
+    guild = await tx.guild_settings(game.guild_id) or GuildSettings(game.guild_id)
+    user = await tx.user_settings(user_id) or UserSettings(user_id)
+    hours = user.reminder_hours or guild.reminder_hours
+    game_hours = game_options(game).get("reminder_hours")
+    if isinstance(game_hours, int | float) and not isinstance(game_hours, bool) and game_hours > 0:
+        hours = float(game_hours)
+    return user.reminders_enabled, hours
+
+
+# ---------------------------------------------------------------------- pure helpers
+
+
+def _replay(ev: Evidence) -> Replayed:
+    return replay_rows(ev.game, ev.choices, ev.seats, ev.snapshots, start=ev.start)
+
+
+def _needs_fix(game: GameRow, replayed: Replayed) -> bool:
+    v = replayed.verified
+    return (
+        bool(replayed.fill_digests) or game.log_digest != v.log_digest or game.to_move != v.to_move
+    )
+
+
+async def _write_fix(tx: Tx, game: GameRow, replayed: Replayed) -> None:
+    if replayed.fill_digests:
+        await tx.fill_choice_digests(game.id, replayed.fill_digests)
+    v = replayed.verified
+    await tx.update_game(game.id, log_digest=v.log_digest, to_move=v.to_move)
+
+
+async def _check_log_end(tx: Tx, game: GameRow) -> None:
+    """The last live choice row is the one the game's log digest names, and chains from the
+    row before it (a cheap check on every load and move; a full one on the first)."""
+    seq = game.seq
+    first = max(0, seq - 2)
+    rows = await tx.live_choices(game.id, first)
+    if [r.seq for r in rows] != list(range(first, seq)):
+        raise Corrupt("the choice log does not end at the game's move count")
+    if seq == 0:
+        return
+    last = rows[-1]
+    previous = rows[0].digest if seq >= 2 else choicelog.start_digest(game.setup or "")
+    if (
+        previous is None
+        or last.digest != game.log_digest
+        or choicelog.next_digest(previous, last.seq, last.seat, last.choice_id) != last.digest
+    ):
+        raise Corrupt(f"the choice log is damaged at choice {last.seq} (its digest differs)")
+
+
+def _undone(game: GameRow, live: list[ChoiceRow], state: GameState) -> tuple[GameState, str]:
+    """The state and log digest without the last live choice (the rows must be the state's)."""
+    if [c.choice_id for c in live] != list(state.history):
+        raise StaleMove()
+    if not live:
+        raise CannotUndo("There is nothing to take back.")
+    setup = setup_of(game)
+    previous = replay(setup, [c.choice_id for c in live[:-1]])
+    digest = choicelog.start_digest(game.setup or "")
+    for c in live[:-1]:
+        digest = choicelog.next_digest(digest, c.seq, c.seat, c.choice_id)
+    return previous, digest

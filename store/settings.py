@@ -1,0 +1,106 @@
+"""Per-guild and per-user settings, and votes for an AI stand-in."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from .backend import Tx
+from .base import StoreBase
+from .common import found
+from .errors import StoreError
+from .models import GuildSettings, UserSettings
+
+_KEEP: Any = object()
+
+
+class SettingsMixin(StoreBase):
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (defaults if never set: reminders after 12 h, by DM)."""
+
+        async def read(tx: Tx) -> GuildSettings | None:
+            return await tx.guild_settings(guild_id)
+
+        return await self._db.read(read) or GuildSettings(guild_id)
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        reminder_hours: float | None = None,
+        ping_mode: str | None = None,
+        now: datetime | None = None,
+    ) -> GuildSettings:
+        """Change some of the guild's settings (None = leave as is). Returns the result."""
+        at = self._at(now)
+
+        async def update(tx: Tx) -> GuildSettings:
+            current = await tx.guild_settings(guild_id) or GuildSettings(guild_id)
+            hours = current.reminder_hours if reminder_hours is None else float(reminder_hours)
+            mode = current.ping_mode if ping_mode is None else ping_mode
+            _check_settings(hours, mode)
+            result = GuildSettings(guild_id, hours, mode)  # type: ignore[arg-type]
+            await tx.put_guild_settings(result, at)
+            return result
+
+        return await self._db.write(update)
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """The user's settings (defaults: reminders on, follow the guild's mode and delay)."""
+
+        async def read(tx: Tx) -> UserSettings | None:
+            return await tx.user_settings(user_id)
+
+        return await self._db.read(read) or UserSettings(user_id)
+
+    async def set_user_settings(
+        self,
+        user_id: int,
+        *,
+        reminders_enabled: bool | None = None,
+        ping_mode: str | None | Any = _KEEP,
+        reminder_hours: float | None | Any = _KEEP,
+        now: datetime | None = None,
+    ) -> UserSettings:
+        """Change some of the user's settings. Omitted arguments are kept; ``ping_mode`` or
+        ``reminder_hours`` = None means "follow the guild"."""
+        at = self._at(now)
+
+        async def update(tx: Tx) -> UserSettings:
+            current = await tx.user_settings(user_id) or UserSettings(user_id)
+            enabled = current.reminders_enabled if reminders_enabled is None else reminders_enabled
+            mode = current.ping_mode if ping_mode is _KEEP else ping_mode
+            hours = current.reminder_hours if reminder_hours is _KEEP else reminder_hours
+            _check_settings(hours, mode)
+            result = UserSettings(user_id, bool(enabled), mode, hours)
+            await tx.put_user_settings(result, at)
+            return result
+
+        return await self._db.write(update)
+
+    async def reminder_policy(self, guild_id: int, user_id: int) -> tuple[bool, str, float]:
+        """Effective (enabled, ping_mode, reminder_hours) for a user in a guild."""
+        g = await self.guild_settings(guild_id)
+        u = await self.user_settings(user_id)
+        return u.reminders_enabled, u.ping_mode or g.ping_mode, u.reminder_hours or g.reminder_hours
+
+    async def add_standin_vote(
+        self, game_id: int, seq: int, voter_id: int, *, now: datetime | None = None
+    ) -> list[int]:
+        """Record a vote for an AI stand-in at decision ``seq`` (once per voter); returns every
+        voter for that decision so far."""
+        at = self._at(now)
+
+        async def vote(tx: Tx) -> list[int]:
+            found(await tx.game(game_id))
+            await tx.add_vote(game_id, seq, voter_id, at)
+            return await tx.votes(game_id, seq)
+
+        return await self._db.write(vote)
+
+
+def _check_settings(hours: float | None, mode: str | None) -> None:
+    if hours is not None and not hours > 0:
+        raise StoreError("The reminder delay must be a positive number of hours.")
+    if mode is not None and mode not in ("dm", "channel"):
+        raise StoreError("Reminders can go by 'dm' or in the 'channel'.")

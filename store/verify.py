@@ -1,0 +1,150 @@
+"""Replaying a stored game to prove its rows (pure: no SQL, no event loop; runs in a thread).
+
+The truth of a game is its setup and its live choices. ``replay_rows`` rebuilds the state from
+them and checks, on the way, everything stored beside them: each choice was made by the seat
+whose turn it was and is legal, the choice log's running digests (``choicelog``), the game's
+log digest, the seat rows, and the snapshots. Any disagreement raises ``Corrupt`` with a reason
+for an admin (it never quotes a choice or a card: reasons reach the log).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import GameState, IllegalChoice, new_game
+
+from . import choicelog, codec
+from .backend import ChoiceRow, GameRow, SnapshotRow
+from .common import Corrupt, setup_of
+from .models import SeatRecord
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What a process knows to be true of a game: after ``seq`` live choices whose log digest
+    is ``log_digest``, the state's digest is ``state_digest``."""
+
+    seq: int
+    log_digest: str
+    state_digest: str
+    to_move: int | None
+
+    def matches(self, row: GameRow) -> bool:
+        return self.seq == row.seq and self.log_digest == row.log_digest
+
+
+@dataclass
+class Replayed:
+    state: GameState
+    verified: Verified
+    text: str
+    """``state.to_json()`` of the final state."""
+    fill_digests: list[tuple[int, str]] = field(default_factory=list)
+    """Choice rows (id, digest) written before the log had digests."""
+
+
+def to_move(state: GameState) -> int | None:
+    """``state.decision.player`` (None when there is no decision) without building the
+    decision's choices: the engine's decision is always the current player's, on a pending step
+    (a test holds the two equal along whole games)."""
+    return None if state.over or not state.stack else state.current
+
+
+def seat_problem(seats: list[SeatRecord], names: list[str]) -> str | None:
+    """Why the seat rows can't be the players of a game whose seats are ``names`` (in engine
+    seat order), or None. Damaged seats leave a game stuck: nobody is found to move."""
+    if len(seats) != len(names):
+        return f"the game has {len(names)} players but {len(seats)} seat rows"
+    order = sorted(s.turn_index if isinstance(s.turn_index, int) else -1 for s in seats)
+    if order != list(range(len(names))):
+        return "the seat rows' turn order is damaged"
+    for s in seats:
+        assert s.turn_index is not None
+        if s.name != names[s.turn_index]:
+            return f"seat {s.turn_index}'s row names another player than the game's setup"
+        if not s.is_ai and s.user_id is None:
+            return f"seat {s.turn_index} is a person without a Discord user"
+    return None
+
+
+def check_snapshot(snap: SnapshotRow, want_digest: str) -> None:
+    """The snapshot's text is intact and is the state that replays to ``want_digest``."""
+    text = snap.state
+    if not (isinstance(text, str) and codec.sha256(text) == snap.digest):
+        try:
+            codec.decode(text)
+        except Exception as exc:
+            raise Corrupt(
+                f"the snapshot for seq {snap.seq} is unreadable ({type(exc).__name__})"
+            ) from exc
+        raise Corrupt(f"the snapshot for seq {snap.seq} does not match its stored digest")
+    if snap.digest != want_digest:
+        raise Corrupt(
+            f"the snapshot for seq {snap.seq} differs from the state rebuilt from seed + choices"
+        )
+
+
+def replay_rows(
+    game: GameRow,
+    choices: list[ChoiceRow],
+    seats: list[SeatRecord] | None,
+    snapshots: dict[int, SnapshotRow],
+    *,
+    start: tuple[Verified, GameState] | None = None,
+    all_snapshots: bool = False,
+) -> Replayed:
+    """Rebuild ``game`` from its setup and ``choices`` (from seq 0, or from a state this process
+    verified before: ``start``, with ``choices`` from its seq on) and check it (see module doc).
+
+    Checks the snapshot at ``game.seq`` always, and every other snapshot given when
+    ``all_snapshots``; the seats when given. Raises Corrupt. Does not change ``start``'s state.
+    """
+    seq = game.seq
+    if not isinstance(seq, int) or seq < 0:
+        raise Corrupt("unreadable seq (the game's move count)")
+    if game.setup is None:
+        raise Corrupt("the game has no setup")
+    if start is None:
+        state = new_game(setup_of(game))
+        first, log_digest = 0, choicelog.start_digest(game.setup)
+        if seats is not None:
+            problem = seat_problem(seats, state.seat_names)
+            if problem:
+                raise Corrupt(problem)
+    else:
+        known, start_state = start
+        state, first, log_digest = codec.copy(start_state), known.seq, known.log_digest
+        if seats is not None:
+            problem = seat_problem(seats, state.seat_names)
+            if problem:
+                raise Corrupt(problem)
+    if [c.seq for c in choices] != list(range(first, first + len(choices))):
+        raise Corrupt("the live choices are not numbered 0..n-1")
+    if first + len(choices) != seq:
+        raise Corrupt(f"games.seq is {seq} but {first + len(choices)} choices are stored")
+    fill: list[tuple[int, str]] = []
+    for c in choices:
+        if all_snapshots and c.seq in snapshots:
+            check_snapshot(snapshots[c.seq], codec.encode(state)[1])
+        decision = state.decision
+        if decision is None or decision.player != c.seat:
+            raise Corrupt(f"choice {c.seq} was made by the wrong seat")
+        try:
+            state.apply(c.choice_id)
+        except IllegalChoice as exc:
+            raise Corrupt(f"choice {c.seq} is illegal on replay") from exc
+        except Exception as exc:  # the engine choked on stored data: say so, quote nothing
+            raise Corrupt(f"choice {c.seq} cannot be replayed ({type(exc).__name__})") from exc
+        log_digest = choicelog.next_digest(log_digest, c.seq, c.seat, c.choice_id)
+        if c.digest is None:
+            fill.append((c.id, log_digest))
+        elif c.digest != log_digest:
+            raise Corrupt(f"the choice log is damaged at choice {c.seq} (its digest differs)")
+    if game.log_digest is not None and game.log_digest != log_digest:
+        raise Corrupt("the choice log does not end where the game's log digest says")
+    text, digest = codec.encode(state)
+    if seq not in snapshots:
+        raise Corrupt(f"the latest snapshot (seq {seq}) is missing")
+    check_snapshot(snapshots[seq], digest)
+    verified = Verified(seq, log_digest, digest, to_move(state))
+    return Replayed(state, verified, text, fill)
