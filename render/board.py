@@ -24,6 +24,7 @@ from render._draw import (
     player_label,
     shade,
 )
+from render._state import visible
 
 W, H = 1680, 1260
 AREA_TITLE = {
@@ -37,7 +38,8 @@ SEA = (176, 208, 226)
 LAND = (214, 226, 184)
 
 
-def draw_board(st: GameState, viewer: int | None = None) -> Canvas:
+def draw_board(state: GameState | dict, viewer: int | None = None) -> Canvas:
+    st = visible(state, viewer)
     cv = Canvas(W, H)
     colours = [p.colour for p in st.players]
     _header(cv, st, viewer)
