@@ -333,6 +333,8 @@ class Canvas:
         # No mark inside a token (die letter, seat number...) smaller than this: images read
         # inline set it to their smallest text size.
         self.min_glyph = 0
+        # The static frames were pasted from a cached layer: panel() only returns its inner box.
+        self.frames_drawn = False
 
     # -- fonts and measuring ----------------------------------------------------------------
     @staticmethod
@@ -431,11 +433,17 @@ class Canvas:
     ) -> Box:
         """A rounded panel with an optional title strip; returns the inner content box."""
         x0, y0, x1, y1 = box
+        if not title:
+            inner = (x0 + 8, y0 + 8, x1 - 8, y1 - 8)
+        else:
+            inner = (x0 + 8, y0 + line_height(title_size) + 12, x1 - 8, y1 - 8)
+        if self.frames_drawn:
+            return inner
         self.d.rounded_rectangle(
             (x0, y0, x1 - 1, y1 - 1), radius=10, fill=fill, outline=LINE, width=2
         )
         if not title:
-            return (x0 + 8, y0 + 8, x1 - 8, y1 - 8)
+            return inner
         th = self.line_height(title_size) + 6
         self.d.rounded_rectangle(
             (x0, y0, x1 - 1, y0 + th), radius=10, fill=shade(LINE, 1.0), outline=LINE, width=2
@@ -449,7 +457,7 @@ class Canvas:
             fill=WHITE,
             align="left",
         )
-        return (x0 + 8, y0 + th + 6, x1 - 8, y1 - 8)
+        return inner
 
     def box(
         self, box: Box, fill: RGB = WHITE, outline: RGB = LINE, width: int = 1, radius: int = 6

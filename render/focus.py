@@ -305,7 +305,7 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     prompt_lines = lines_needed(dec.prompt, 19, FOCUS_W - 32, bold=True)
     lh17 = line_height(17)
     height = HEAD + 12 + prompt_lines * line_height(19) + 12
-    height += sum(n * lh17 + 10 for _, n in rows) + (30 if len(options) > len(shown) else 0)
+    height += sum(n * lh17 + 14 for _, n in rows) + (30 if len(options) > len(shown) else 0)
     height += 12 + 34 + 8
     if dec.choices is None:
         height += 40
@@ -334,7 +334,7 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
         )
         cv.text((56, y, FOCUS_W - 16, y + h), label, 17, align="left", min_size=17)
         cv.marks.append(("option", shown[i][0], (8, y - 2, FOCUS_W - 8, y + h + 2)))
-        y += h + 10 - 4 + 4
+        y += h + 10
     if len(options) > len(shown):
         cv.text(
             (16, y, FOCUS_W - 16, y + 26),

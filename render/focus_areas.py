@@ -217,6 +217,9 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         area = None if die[0] == "K" else COLOUR_AREA.get(die[0])
         label = STORE_TAG.get(area, "") if area else "any Action"
         ok = die in usable if dec.kind == "turn" else None
+        for choice_id in ids:  # the Coal adjust of a die in the Store (adjust_die)
+            if choice_id.startswith(f"own:s{i}:"):
+                mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
         if ok:
             for choice_id in ids:
                 parts = choice_id.split(":")
@@ -293,7 +296,8 @@ DX, DY = 540.0, 744.0  # board pixels per map unit (the board's proportions)
 SEA = (176, 208, 226)
 LAND = (214, 226, 184)
 REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
-MAP_MAX_H = 640
+MAP_MAX_H = 640  # the map's height in a picture, unless a crowded whole map needs more
+MAP_CROWDED_H = 800
 
 
 def _cost_of(st: GameState, dec: Pending, city: str) -> str:
@@ -328,7 +332,9 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     if hi_y - lo_y < min_h:
         mid = (lo_y + hi_y) / 2
         lo_y, hi_y = mid - min_h / 2, mid + min_h / 2
-    k = min((W - 16) / (hi_x - lo_x), MAP_MAX_H / (hi_y - lo_y), 2.2)
+    # many destinations far apart: give the crowded middle of the map more room
+    max_h = MAP_CROWDED_H if len(options) > 12 else MAP_MAX_H
+    k = min((W - 16) / (hi_x - lo_x), max_h / (hi_y - lo_y), 2.2)
     mw = W - 16
     mh = int((hi_y - lo_y) * k)
     # centre the crop horizontally when the map is narrower than the canvas
@@ -678,7 +684,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     cv.text(
         (8, y, W - 8, y + 24),
         f"Partner display (deck {len(st.partner_deck)}): "
-        "a card costs the room under it or one to its left",
+        "the card under your room or one to its right",
         16,
         bold=True,
         align="left",

@@ -46,6 +46,8 @@ def _public(st: GameState) -> dict[str, Any]:
     d = st.to_dict()
     for name in NOT_DRAWN:
         d.pop(name, None)
+    for p in d["players"]:
+        p.pop("turns", None)  # bookkeeping, never drawn
     return d
 
 
@@ -59,7 +61,7 @@ def board_key(state: Any, viewer: int | None = None) -> str:
 
 
 def _mill_parts(st: GameState, seat: int, viewer: int | None) -> list[Any]:
-    d = st.to_dict()
+    d = _public(st)
     if not 0 <= seat < len(d["players"]):
         raise ValueError(f"no seat {seat} in a {len(d['players'])}-player game")
     return [
