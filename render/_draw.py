@@ -1,9 +1,11 @@
-"""Drawing primitives shared by the board, Mill and scorepad images.
+"""Drawing primitives shared by the board, Mill, focus and scorepad images.
 
-Everything here is pure: a `Canvas` owns its image, its font cache and the record of every
-text it placed (tests read that record to check that text fits its box and never overlaps).
-Fonts are the DejaVu TrueType files shipped in render/fonts, laid out with Pillow's BASIC
-engine so that the same state gives the same bytes on every machine.
+A `Canvas` owns its image and the record of every text and token mark it placed (tests read it
+to check that text fits its box, never overlaps and is legible at the size Discord shows it).
+What does not depend on one image is shared by the whole process and computed once: the fonts
+(the DejaVu TrueType files shipped in render/fonts, laid out with Pillow's BASIC engine so the same
+state gives the same bytes on every machine), text widths, the wrapping of a text in a box, and
+each line of text rendered as a coverage mask, pasted in its colour wherever it recurs.
 """
 
 from __future__ import annotations

@@ -28,11 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import board as B
-from engine import content as C
 from engine.state import GameState
 from render._draw import (
     HILITE,
-    INK,
     LINE,
     MUTED,
     PANEL,
@@ -300,7 +298,7 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     shown = options[:MAX_LISTED]
     rows: list[tuple[str, int]] = []
     text_w = FOCUS_W - 16 - 56
-    for i, (_, label) in enumerate(shown):
+    for _, label in shown:
         rows.append((label, lines_needed(label, 17, text_w)))
     prompt_lines = lines_needed(dec.prompt, 19, FOCUS_W - 32, bold=True)
     lh17 = line_height(17)
@@ -309,7 +307,7 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     height += 12 + 34 + 8
     if dec.choices is None:
         height += 40
-    cv = focus_canvas(max(300, height))
+    cv = focus_canvas(max(200, height))
     header(cv, st, dec.player, title)
     y = HEAD + 12
     ph = prompt_lines * line_height(19)

@@ -23,7 +23,6 @@ from render._draw import (
     INK,
     LINE,
     MUTED,
-    PANEL,
     PANEL_ALT,
     PLAYER_FILL,
     WHITE,
@@ -103,7 +102,6 @@ def _area_possible(st: GameState, area: str) -> bool | None:
 def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
     cv = focus_canvas(548)
     seat = dec.player
-    p = st.players[seat]
     header(cv, st, seat, title, f"Round {st.round}")
     ids = _ids(dec)
     # where each Workshop die may move (turn): space -> die -> destinations
@@ -768,7 +766,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     header(cv, st, seat, title, f"Innovation {p.innovation}")
     x0, y = 8, HEAD + 8
     cv.text(
-        (x0, y, x0 + lw - 6, y + head_h), "level: cost, majority", 16, fill=MUTED, min_size=MIN_PX
+        (x0, y, x0 + lw - 6, y + head_h), "your cost, most discs", 16, fill=MUTED, min_size=MIN_PX
     )
     for i, inst in enumerate(C.INSTITUTIONS):
         cx = x0 + lw + i * cw
@@ -788,7 +786,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         cv.d.rectangle((x0, y, x0 + lw - 4, y + rh), fill=PANEL_ALT)
         cv.text(
             (x0 + 2, y + 2, x0 + lw - 6, y + rh - 2),
-            f"L{lvl}: {cost} Inn.\nmajority {maj}\u2605",
+            f"Level {lvl}\n{cost} Innov.\nmost: {maj}\u2605",
             16,
             bold=False,
             min_size=MIN_PX,

@@ -324,6 +324,7 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
         fill=INK,
     )
     if marks.steam:
+        cv.d.rounded_rectangle((x0 - 4, y0 + 23, x1 + 2, y0 + 47), radius=6, outline=MARK, width=3)
         _record(cv, ("steam",), (x0, y0 + 24, x1, y0 + 46))
     cv.text(
         (x0, y0 + 46, x1, y0 + 68),
