@@ -135,7 +135,7 @@ def _band(size: int, bold: bool, cond: bool) -> tuple[int, int]:
     return top, bottom
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)  # a few KB each; a whole game of boards draws about 450 lines
 def _line_mask(line: str, size: int, bold: bool, cond: bool) -> tuple[Image.Image, int, int]:
     """A line of text rendered once as a coverage mask, with its offset from the text origin.
 

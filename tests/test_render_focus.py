@@ -263,7 +263,7 @@ class TestImageKeys:
         for players, seed in ((2, 31), (4, 32)):
             st = new_game(GameSetup(players=players, seed=seed))
             rnd = random.Random(seed)
-            for step in range(100):
+            for step in range(70):
                 if st.over:
                     break
                 viewer = None if step % 3 else 0
@@ -334,7 +334,7 @@ class TestHiddenInformation:
         in their hand and deck) gives byte-identical board, Mill, compact Mill, focus and
         scorepad images. Before the fix the public Mill drew the owner's Partners score."""
         checked = 0
-        for st in sampled_states()[1::10]:
+        for st in sampled_states()[1::20]:
             if st.over:
                 continue
             owner = (st.current + 1) % len(st.players)
@@ -350,7 +350,7 @@ class TestHiddenInformation:
                 assert focus_png(st, viewer) == focus_png(t, viewer)
                 assert scorepad_png(st, viewer) == scorepad_png(t, viewer)
             checked += 1
-        assert checked >= 5
+        assert checked >= 4
 
     def test_another_players_mill_hides_partners_and_meetings(self) -> None:
         st = first_of_kind("turn")
