@@ -38,7 +38,7 @@ def board_png(state: State, viewer: int | None = None) -> bytes:
     """The main board, 1680x1260: everything public, "(you)" beside the viewer's name."""
     from render.board import draw_board
 
-    return draw_board(state, viewer).png(compress_level=5)
+    return draw_board(state, viewer).png(compress_level=5)  # level 6: +25% time, -4% bytes
 
 
 def mill_png(state: State, seat: int, viewer: int | None = None, compact: bool = False) -> bytes:
@@ -49,7 +49,7 @@ def mill_png(state: State, seat: int, viewer: int | None = None, compact: bool =
 
     if compact:
         return draw_mill_compact(state, seat, viewer).png()
-    return draw_mill(state, seat, viewer).png()
+    return draw_mill(state, seat, viewer).png(compress_level=5)
 
 
 def focus_png(state: State, viewer: int | None = None) -> bytes:
