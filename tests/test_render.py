@@ -255,11 +255,21 @@ class TestBoardImage:
         assert board_png(st.view(1), 1) == first  # the viewer's redacted view draws the same
 
     def test_threads(self) -> None:
-        st = play(4, 22, 200)
-        want = board_png(st)
+        """Renders share fonts and caches across threads: the bytes are the same as alone."""
+        states = [play(4, 22, n) for n in (200, 230, 260)]
+        jobs = [
+            (fn, st)
+            for st in states
+            for fn in (
+                lambda s: board_png(s),
+                lambda s: focus_png(s, s.current),
+                lambda s: mill_png(s, s.current, s.current, compact=True),
+            )
+        ]
+        want = [fn(st) for fn, st in jobs]
         with ThreadPoolExecutor(4) as pool:
-            got = list(pool.map(lambda _: board_png(st), range(6)))
-        assert all(g == want for g in got)
+            got = list(pool.map(lambda job: job[0](job[1]), jobs * 2))
+        assert got == want * 2
 
     def test_size_and_dimensions(self) -> None:
         st = play(4, 3, 10_000)
