@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from engine import content as C
 from engine.scoring import score
 from engine.state import TRACK_NAMES, GameState
 from render._draw import Canvas, player_label
-from render._state import HIDDEN
+from render._state import supply_hidden
+
+# Scorepad categories that depend on a player's hidden hand and deck: shown as "?" to others.
+HIDDEN_CATEGORIES = ("Meetings", "Partners")
 
 SCIENCE_SHORT = {
     "mathematics": "Maths",
@@ -43,12 +48,35 @@ def cost_text(cost: dict[str, int]) -> str:
     return " + ".join(parts)
 
 
-def safe_score(st: GameState, seat: int) -> dict[str, int] | None:
-    """The seat's scorepad column, or None when drawn from a redacted view whose hidden cards
-    (the Partner deck) are needed to score."""
-    if HIDDEN in st.players[seat].supply():
-        return None
-    return score(st, seat)
+def visible_score(st: GameState, seat: int) -> dict[str, int | None]:
+    """The seat's scorepad column as the (visible) state shows it: the categories that depend
+    on hidden cards are None, and "Total" is the sum of the known ones."""
+    if not supply_hidden(st, seat):
+        return dict(score(st, seat))
+    # Only Partners and Meetings read the supply: score the rest with it set aside.
+    p = st.players[seat]
+    bare = dataclasses.replace(p, deck=[], hand=[], discard=[])
+    players = [bare if i == seat else q for i, q in enumerate(st.players)]
+    row: dict[str, int | None] = dict(score(dataclasses.replace(st, players=players), seat))
+    for cat in HIDDEN_CATEGORIES:
+        row[cat] = None
+    row["Total"] = sum(v for k, v in row.items() if k != "Total" and v is not None)
+    return row
+
+
+def total_text(row: dict[str, int | None]) -> str:
+    """'41', or '41+?' when part of the score is hidden."""
+    hidden = any(row.get(cat) is None for cat in HIDDEN_CATEGORIES)
+    return f"{row['Total']}+?" if hidden else str(row["Total"])
+
+
+def gears_hint(st: GameState, seat: int) -> str:
+    """Why an early score is so low: every empty Gear space counts against it."""
+    empty = st.players[seat].gears.count(None)
+    if not empty:
+        return ""
+    s = "s" if empty != 1 else ""
+    return f"incl. \u2212{empty * C.GEAR_MISSING_PENALTY} for {empty} empty Gear space{s}"
 
 
 def track_name(colour: str) -> str:

@@ -4,7 +4,10 @@ tracks and Objectives, with a header for the round and whose turn it is."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
+
+from PIL import Image
 
 from engine import board as B
 from engine import content as C
@@ -21,9 +24,12 @@ from render._draw import (
     WHITE,
     Box,
     Canvas,
+    GlyphItem,
+    TextItem,
     player_label,
     shade,
 )
+from render._state import visible
 
 W, H = 1680, 1260
 AREA_TITLE = {
@@ -37,19 +43,48 @@ SEA = (176, 208, 226)
 LAND = (214, 226, 184)
 
 
-def draw_board(st: GameState, viewer: int | None = None) -> Canvas:
-    cv = Canvas(W, H)
+SECTIONS: dict[str, Box] = {
+    "Workshop": (8, 60, 508, 400),
+    "Ada's Study": (8, 408, 508, 846),
+    "Objectives": (8, 854, 508, H - 8),
+    "Travel map": (516, 60, 1056, 800),
+    "Universities (discs bottom \u2192 top)": (516, 808, 1056, H - 8),
+    "Meetings": (1064, 60, W - 8, 474),
+    "Institutions (Lectures)": (1064, 482, W - 8, 922),
+    "Research tracks": (1064, 930, W - 8, H - 8),
+}
+
+
+def draw_board(state: GameState | dict, viewer: int | None = None) -> Canvas:
+    st = visible(state, viewer)
+    layer, texts, glyphs = _static_layer()
+    cv = Canvas(W, H, base=layer)
+    cv.texts.extend(texts)
+    cv.glyphs.extend(glyphs)
+    cv.frames_drawn = True
     colours = [p.colour for p in st.players]
     _header(cv, st, viewer)
-    _workshop(cv, st, (8, 60, 508, 400))
-    _study(cv, st, (8, 408, 508, 846))
-    _objectives(cv, st, colours, (8, 854, 508, H - 8))
-    _map(cv, st, colours, (516, 60, 1056, 800))
-    _universities(cv, st, colours, (516, 808, 1056, H - 8))
-    _meetings(cv, st, colours, (1064, 60, W - 8, 474))
-    _institutions(cv, st, colours, (1064, 482, W - 8, 922))
-    _research(cv, st, colours, (1064, 930, W - 8, H - 8))
+    _workshop(cv, st, SECTIONS["Workshop"])
+    _study(cv, st, SECTIONS["Ada's Study"])
+    _objectives(cv, st, colours, SECTIONS["Objectives"])
+    _map(cv, st, colours, SECTIONS["Travel map"])
+    _universities(cv, st, colours, SECTIONS["Universities (discs bottom \u2192 top)"])
+    _meetings(cv, st, colours, SECTIONS["Meetings"])
+    _institutions(cv, st, colours, SECTIONS["Institutions (Lectures)"])
+    _research(cv, st, colours, SECTIONS["Research tracks"])
     return cv
+
+
+@lru_cache(maxsize=1)
+def _static_layer() -> tuple[Image.Image, tuple[TextItem, ...], tuple[GlyphItem, ...]]:
+    """What never changes, drawn once per process: the table, every panel with its title, and
+    the travel map's sea, land, routes, city markers and legend."""
+    cv = Canvas(W, H)
+    for title, box in SECTIONS.items():
+        cv.panel(box, title)
+    cv.frames_drawn = True
+    _map_background(cv, SECTIONS["Travel map"])
+    return cv.im, tuple(cv.texts), tuple(cv.glyphs)
 
 
 # -- header -------------------------------------------------------------------------------
@@ -277,10 +312,10 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
 # -- travel map ---------------------------------------------------------------------------
 
 
-def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+def _map_frame(cv: Canvas, box: Box) -> tuple[Box, Any]:
+    """The map's area inside its panel and where each city is drawn in it."""
     x0, y0, x1, y1 = cv.panel(box, "Travel map")
     mx0, my0, mx1, my1 = x0, y0, x1, y1 - 30
-    cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
     xs = [c["xy"][0] for c in C.CITIES] or [0.5]
     ys = [c["xy"][1] for c in C.CITIES] or [0.5]
     lox, hix = min(xs) - 0.06, max(xs) + 0.06
@@ -292,6 +327,14 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         py = my0 + 8 + (y - loy) / max(1e-6, hiy - loy) * (my1 - my0 - 16)
         return int(px), int(py)
 
+    return (mx0, my0, mx1, my1), pos
+
+
+def _map_background(cv: Canvas, box: Box) -> None:
+    """Sea, land, routes, city markers and the legend: the same in every game."""
+    (mx0, my0, mx1, my1), pos = _map_frame(cv, box)
+    x0, x1 = mx0, mx1
+    cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
     # land: soft blobs around cities and along land routes
     land_r = 30
     for city in B.CITY:
@@ -308,8 +351,7 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
             continue
         (ax, ay), (bx, by) = pos(a), pos(b)
         _route(cv, (ax, ay), (bx, by), kind)
-    # nodes
-    nodes: list[Box] = []
+    # city markers (a University's Prestige comes from its tile: drawn per game)
     for city, info in B.CITY.items():
         px, py = pos(city)
         if info["kind"] == "university":
@@ -317,10 +359,33 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
             cv.d.rounded_rectangle(
                 (px - 11, py - 11, px + 11, py + 11), radius=4, fill=fill, outline=INK, width=2
             )
+        else:
+            cv.d.ellipse((px - 7, py - 7, px + 7, py + 7), fill=WHITE, outline=INK, width=2)
+    # legend
+    ly = my1 + 6
+    lx = x0
+    for kind in ("road", "rail", "ferry"):
+        _route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
+        cv.text(
+            (lx + 40, ly, lx + 126, ly + 20),
+            f"{kind} \u00a3{C.ROUTE_COST.get(kind, '?')}",
+            13,
+            align="left",
+        )
+        lx += 128
+    cv.pawn(lx + 8, ly + 10, 16, "red", "1")
+    cv.text((lx + 20, ly, x1, ly + 20), "Travel token", 13, align="left")
+
+
+def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    (mx0, my0, mx1, my1), pos = _map_frame(cv, box)
+    nodes: list[Box] = []
+    for city, info in B.CITY.items():
+        px, py = pos(city)
+        if info["kind"] == "university":
             cv.glyph((px, py + 0.5), str(prestige_of(st, city)), 13, INK)
             nodes.append((px - 12, py - 12, px + 12, py + 12))
         else:
-            cv.d.ellipse((px - 7, py - 7, px + 7, py + 7), fill=WHITE, outline=INK, width=2)
             nodes.append((px - 8, py - 8, px + 8, py + 8))
     # labels: city name, then University discs (stack order) and Travel tokens
     placed: list[Box] = list(nodes)
@@ -371,20 +436,6 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
             cv.pawn(x + 7, by0 + gh / 2, 15, col, player_label(seat))
             x += 15
         placed.append(best)
-    # legend
-    ly = my1 + 6
-    lx = x0
-    for kind in ("road", "rail", "ferry"):
-        _route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
-        cv.text(
-            (lx + 40, ly, lx + 126, ly + 20),
-            f"{kind} \u00a3{C.ROUTE_COST.get(kind, '?')}",
-            13,
-            align="left",
-        )
-        lx += 128
-    cv.pawn(lx + 8, ly + 10, 16, colours[0] if colours else "red", "1")
-    cv.text((lx + 20, ly, x1, ly + 20), "Travel token", 13, align="left")
 
 
 def prestige_of(st: GameState, city: str) -> int | str:
@@ -612,7 +663,7 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
     n = max(1, len(C.INSTITUTIONS))
     lw = 60
     cw = (x1 - x0 - lw) // n
-    cv.text((x0, y0, x0 + lw - 4, y0 + 34), "level\ncost/maj.", 10, fill=MUTED)
+    cv.text((x0, y0, x0 + lw - 4, y0 + 34), "level\nInnov./maj.", 10, fill=MUTED)
     for i, inst in enumerate(C.INSTITUTIONS):
         cx = x0 + lw + i * cw
         cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + 34), fill=shade(DIE_FILL["G"], 1.7))
@@ -626,7 +677,9 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
         cost = C.LECTURE_COSTS.get(lvl, "?")
         maj = C.LECTURE_MAJORITY.get(lvl, "?")
         cv.text(
-            (x0 + 2, ry + rh // 2, x0 + lw - 6, ry + rh - 2), f"\u00a3{cost} \u00b7 {maj}\u2605", 11
+            (x0 + 2, ry + rh // 2, x0 + lw - 6, ry + rh - 2),
+            f"{cost} Inn. {maj}\u2605",
+            11,
         )
         for i, inst in enumerate(C.INSTITUTIONS):
             cx = x0 + lw + i * cw

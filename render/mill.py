@@ -8,7 +8,7 @@ from engine import board as B
 from engine import content as C
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
-from render._common import safe_score, science_name
+from render._common import gears_hint, science_name, total_text, visible_score
 from render._draw import (
     DIE_FILL,
     GOOD,
@@ -23,7 +23,7 @@ from render._draw import (
     player_label,
     shade,
 )
-from render._state import HIDDEN
+from render._state import HIDDEN, visible
 
 W, H = 1000, 800
 CELL = 88  # die slot
@@ -32,7 +32,8 @@ GX, GY = 36, 110  # top-left of the 3x3 grid
 LINE_TITLES = ["Row 1", "Row 2", "Row 3", "Col 1", "Col 2", "Col 3"]
 
 
-def draw_mill(st: GameState, seat: int, viewer: int | None = None) -> Canvas:
+def draw_mill(state: GameState | dict, seat: int, viewer: int | None = None) -> Canvas:
+    st = visible(state, viewer)
     if not 0 <= seat < len(st.players):
         raise ValueError(f"no seat {seat} in a {len(st.players)}-player game")
     cv = Canvas(W, H)
@@ -70,19 +71,21 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
     status = f"{p.colour} \u00b7 seat {seat + 1} \u00b7 round {st.round}"
     if not st.over and st.current == seat:
         status += " \u00b7 to play"
-    cv.text((476, 4, 760, 48), status, 15, fill=HILITE, align="left", wrap=False, min_size=11)
-    row = safe_score(st, seat)
-    total = row["Total"] if row else "?"
+    cv.text((476, 4, 720, 48), status, 15, fill=HILITE, align="left", wrap=False, min_size=11)
+    row = visible_score(st, seat)
     label = "Prestige" if st.over else "Prestige so far"
+    hint = "" if st.over else gears_hint(st, seat)
     cv.text(
-        (764, 4, W - 12, 48),
-        f"{label}: {total}",
+        (724, 4, W - 12, 30 if hint else 48),
+        f"{label}: {total_text(row)}",
         18,
         bold=True,
         fill=WHITE,
         align="right",
         wrap=False,
     )
+    if hint:
+        cv.text((724, 30, W - 12, 50), hint, 13, fill=HILITE, align="right", wrap=False)
 
 
 def _slot_xy(i: int) -> tuple[int, int]:
@@ -225,25 +228,16 @@ def _score_summary(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
     from engine.scoring import CATEGORIES
 
     x0, y0, x1, y1 = box
-    row = safe_score(st, seat)
+    row = visible_score(st, seat)
     cv.text(
         (x0, y0, x1, y0 + 20),
-        "Prestige so far by scorepad category",
+        "Prestige so far by scorepad category"
+        + (" (? = hidden cards)" if None in row.values() else ""),
         13,
         bold=True,
         align="left",
         wrap=False,
     )
-    if row is None:
-        cv.text(
-            (x0, y0 + 24, x1, y1),
-            "Not available from a redacted view (scoring needs the Partner deck).",
-            12,
-            fill=MUTED,
-            align="left",
-            valign="top",
-        )
-        return
     cols = 3
     cw = (x1 - x0) // cols
     rows = (len(CATEGORIES) + cols - 1) // cols
@@ -253,13 +247,15 @@ def _score_summary(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
         cy = y0 + 24 + (k % rows) * rh
         v = row.get(cat, 0)
         cv.d.rectangle((cx, cy, cx + cw - 6, cy + rh - 3), fill=WHITE if k % 2 else PANEL_ALT)
+        shown = "?" if v is None else str(v)
+        v = v or 0
         cv.text(
             (cx + 4, cy, cx + cw - 44, cy + rh - 3), cat, 12, align="left", wrap=False, min_size=9
         )
         colour = GOOD if v > 0 else (170, 30, 30) if v < 0 else MUTED
         cv.text(
             (cx + cw - 44, cy, cx + cw - 10, cy + rh - 3),
-            str(v),
+            shown,
             13,
             bold=True,
             align="right",

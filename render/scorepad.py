@@ -1,10 +1,14 @@
 """The scorepad: the eleven categories per player with totals and the winner, and a bar chart of
-the totals in ranking order. Mid-game it is the score so far (and the current leader)."""
+the totals in ranking order, drawn to be read inline (720 px wide, no text under 16 px).
+
+Mid-game it is the score so far as the viewer may see it: another player's Partners and Meetings
+depend on their hidden cards and show "?", their total "41+?"."""
 
 from __future__ import annotations
 
-from engine.scoring import CATEGORIES, ranking, score
+from engine.scoring import CATEGORIES, ranking
 from engine.state import GameState
+from render._common import HIDDEN_CATEGORIES, total_text, visible_score
 from render._draw import (
     BAD,
     HILITE,
@@ -18,176 +22,216 @@ from render._draw import (
     player_label,
     shade,
 )
-from render._state import HIDDEN
+from render._state import visible
 
-W, H = 1000, 640
+W = 720
 ORDINAL = ["1st", "2nd", "3rd", "4th"]
+HEAD_H = 80
+ROW_H = 30
+BAR_ROW = 40
+NEGATIVE_FILL = (246, 222, 222)  # the chart's area below zero
 
 
-def draw_scorepad(st: GameState) -> Canvas:
-    cv = Canvas(W, H)
+def size_of(players: int) -> tuple[int, int]:
+    table = 56 + (len(CATEGORIES) + 1) * ROW_H + 24
+    chart = 34 + players * BAR_ROW + 40 + 30
+    return W, HEAD_H + 8 + table + 8 + chart + 8
+
+
+def draw_scorepad(state: GameState | dict, viewer: int | None = None) -> Canvas:
+    st = visible(state, viewer)
     n = len(st.players)
-    if any(HIDDEN in p.supply() for p in st.players):
-        raise ValueError("the scorepad needs the full game state (a view hides Partner decks)")
-    rows = [score(st, seat) for seat in range(n)]
-    order = ranking(st)
+    cv = Canvas(*size_of(n))
+    cv.min_glyph = 16  # read inline: no mark under 16 px (12 px at 550 px wide)
+    rows = [visible_score(st, seat) for seat in range(n)]
+    hidden = any(r[c] is None for r in rows for c in HIDDEN_CATEGORIES)
+    order = sorted(range(n), key=lambda s: (-(rows[s]["Total"] or 0), s)) if hidden else ranking(st)
     first = order[0]
-    cv.d.rectangle((0, 0, W, 52), fill=LINE)
+    cv.d.rectangle((0, 0, W, HEAD_H), fill=LINE)
     title = "Final scores" if st.over else f"Score so far \u00b7 round {st.round}"
-    cv.text((12, 4, 420, 48), title, 22, bold=True, fill=WHITE, align="left", wrap=False)
-    lead = "Winner" if st.over else "Leading"
-    tied = sum(1 for r in rows if r["Total"] == rows[first]["Total"]) > 1
-    cv.disc(440, 26, 14, st.players[first].colour, player_label(first))
-    cv.text(
-        (462, 4, W - 12, 48),
-        f"\u2605 {lead}: {st.players[first].name} with {rows[first]['Total']} Prestige"
-        + (" (tie-break)" if tied else ""),
-        20,
-        bold=True,
-        fill=HILITE,
-        align="left",
-        wrap=False,
-        min_size=12,
-        kind="name",
-    )
-    _table(cv, st, rows, first, (8, 60, 604, H - 8))
-    _chart(cv, st, rows, order, (612, 60, W - 8, H - 8))
+    cv.text((14, 4, W - 14, 40), title, 24, bold=True, fill=WHITE, align="left", wrap=False)
+    if hidden:
+        lead = "? = depends on hidden cards (Partners, Meetings)"
+        cv.text((14, 42, W - 14, 76), lead, 17, fill=HILITE, align="left", wrap=False)
+    else:
+        word = "Winner" if st.over else "Leading"
+        tied = sum(1 for r in rows if r["Total"] == rows[first]["Total"]) > 1
+        cv.disc(28, 59, 14, st.players[first].colour, player_label(first))
+        cv.text(
+            (50, 42, W - 14, 76),
+            f"\u2605 {word}: {st.players[first].name} with {rows[first]['Total']} Prestige"
+            + (" (tie-break)" if tied and st.over else ""),
+            20,
+            bold=True,
+            fill=HILITE,
+            align="left",
+            wrap=False,
+            min_size=16,
+            kind="name",
+        )
+    y = HEAD_H + 8
+    table_h = 56 + (len(CATEGORIES) + 1) * ROW_H + 24
+    _table(cv, st, rows, first if not hidden else None, (8, y, W - 8, y + table_h))
+    y += table_h + 8
+    _chart(cv, st, rows, order, (8, y, W - 8, cv.height - 8), ranked=not hidden)
     return cv
 
 
 def _table(
     cv: Canvas,
     st: GameState,
-    rows: list[dict[str, int]],
-    first: int,
+    rows: list[dict[str, int | None]],
+    first: int | None,
     box: tuple[int, int, int, int],
 ) -> None:
-    x0, y0, x1, y1 = cv.panel(box, "Scorepad")
+    x0, y0, x1, y1 = box
+    cv.box(box, fill=WHITE, width=2, radius=10)
+    x0, y0, x1 = x0 + 8, y0 + 8, x1 - 8
     n = len(rows)
-    lw = 170
+    lw = 196
     cw = (x1 - x0 - lw) // max(1, n)
-    hh = 48
+    hh = 50
     for seat, p in enumerate(st.players):
         cx = x0 + lw + seat * cw
         fill = shade(PLAYER_FILL.get(p.colour, (200, 200, 200)), 1.55)
         cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + hh), fill=fill, outline=MUTED)
-        cv.disc(cx + 14, y0 + 14, 10, p.colour, player_label(seat))
+        cv.disc(cx + 16, y0 + 15, 12, p.colour, player_label(seat))
+        if seat == first and st.over:
+            cv.text((cx + 32, y0 + 2, cx + cw - 4, y0 + 28), "\u2605", 18, bold=True)
         cv.text(
-            (cx + 27, y0 + 2, cx + cw - 4, y0 + 26),
-            "\u2605 winner" if seat == first and st.over else "",
-            11,
-            bold=True,
-            align="left",
-            wrap=False,
-        )
-        cv.text(
-            (cx + 4, y0 + 24, cx + cw - 4, y0 + hh - 2),
+            (cx + 4, y0 + 28, cx + cw - 4, y0 + hh - 1),
             p.name,
-            13,
+            16,
             bold=True,
             wrap=False,
-            min_size=9,
+            min_size=16,
             kind="name",
         )
     cats = [*CATEGORIES, "Total"]
-    rh = (y1 - y0 - hh - 6) // len(cats)
     for k, cat in enumerate(cats):
-        ry = y0 + hh + 4 + k * rh
+        ry = y0 + hh + 4 + k * ROW_H
         total = cat == "Total"
         base = PANEL_ALT if k % 2 == 0 else WHITE
         if total:
             base = shade(HILITE, 1.5)
-            cv.d.line((x0, ry - 2, x1, ry - 2), fill=INK, width=2)
-        cv.d.rectangle((x0, ry, x1, ry + rh - 2), fill=base)
+            ry += 4
+            cv.d.line((x0, ry - 3, x1, ry - 3), fill=INK, width=2)
+        cv.d.rectangle((x0, ry, x1, ry + ROW_H - 2), fill=base)
         cv.text(
-            (x0 + 6, ry, x0 + lw - 4, ry + rh - 2),
+            (x0 + 6, ry, x0 + lw - 4, ry + ROW_H - 2),
             cat,
-            15 if total else 14,
+            18 if total else 17,
             bold=total,
             align="left",
             wrap=False,
-            min_size=10,
+            min_size=16,
         )
-        values = [r.get(cat, 0) for r in rows]
-        best = max(values) if values else 0
+        values = [r[cat] for r in rows]
+        known = [v for v in values if v is not None]
+        best = max(known) if known else 0
         for seat, v in enumerate(values):
             cx = x0 + lw + seat * cw
-            top = v == best and v != 0 and values.count(best) < len(values)
+            top = (
+                v is not None
+                and len(known) == len(values)
+                and (not total or first is not None)
+                and v == best
+                and v != 0
+                and known.count(best) < len(values)
+            )
             if top:
                 cv.d.rectangle(
-                    (cx + 3, ry + 1, cx + cw - 4, ry + rh - 3),
+                    (cx + 3, ry + 1, cx + cw - 4, ry + ROW_H - 3),
                     fill=shade(PLAYER_FILL.get(st.players[seat].colour, (200, 200, 200)), 1.6),
                     outline=INK,
                 )
-            colour = BAD if v < 0 else INK if v > 0 else MUTED
+            if total:
+                shown = total_text(rows[seat])
+                colour = BAD if (v or 0) < 0 else INK
+            elif v is None:
+                shown, colour = "?", MUTED
+            else:
+                shown = str(v)
+                colour = BAD if v < 0 else INK if v > 0 else MUTED
             cv.text(
-                (cx + 4, ry, cx + cw - 6, ry + rh - 2),
-                str(v),
-                17 if total else 15,
+                (cx + 4, ry, cx + cw - 6, ry + ROW_H - 2),
+                shown,
+                19 if total else 18,
                 bold=total or top,
                 fill=colour,
                 wrap=False,
+                min_size=16,
             )
 
 
 def _chart(
     cv: Canvas,
     st: GameState,
-    rows: list[dict[str, int]],
+    rows: list[dict[str, int | None]],
     order: list[int],
     box: tuple[int, int, int, int],
+    ranked: bool = True,
 ) -> None:
-    x0, y0, x1, y1 = cv.panel(box, "Total Prestige")
-    totals = [rows[s]["Total"] for s in order]
-    lo = min(0, *totals)
-    hi = max(0, *totals)
+    """Bars from a marked zero line: totals below zero grow left of it over a tinted area, so a
+    long bar to the left reads as a low score, never as a high one."""
+    x0, y0, x1, y1 = cv.panel(box, "Total Prestige", title_size=18)
+    totals = [rows[s]["Total"] or 0 for s in order]
+    lo, hi = min(0, *totals), max(0, *totals)
     span = max(1, hi - lo)
-    bx0, bx1 = x0 + 8, x1 - 8
-    scale = (bx1 - bx0 - 60) / span  # leave room for the value label
-    zero = bx0 + 30 + int((0 - lo) * scale) if lo < 0 else bx0
-    slot = min(120, (y1 - y0 - 60) // max(1, len(order)))
+    nw = 176  # names column: the bars never reach into it
+    ax0, ax1 = x0 + nw + 56, x1 - 56  # room for a value label on either side
+    scale = (ax1 - ax0) / span
+    zero = ax0 + round(-lo * scale)
+    top = y0 + 2
+    bottom = top + len(order) * BAR_ROW
+    if lo < 0:
+        cv.d.rectangle((x0 + nw, top, zero, bottom), fill=NEGATIVE_FILL)
+    cv.d.line((zero, top - 2, zero, bottom + 4), fill=INK, width=2)
+    cv.marks.append(("zero", 0, (zero, top, zero + 1, bottom)))
     for k, seat in enumerate(order):
         p = st.players[seat]
-        ty = y0 + 6 + k * slot
-        v = rows[seat]["Total"]
-        cv.disc(x0 + 11, ty + 11, 11, p.colour, player_label(seat))
+        ty = top + k * BAR_ROW
+        v = totals[k]
+        cv.disc(x0 + 13, ty + BAR_ROW // 2, 12, p.colour, player_label(seat))
         cv.text(
-            (x0 + 28, ty, x1, ty + 22),
-            f"{ORDINAL[k] if k < len(ORDINAL) else k + 1} \u00b7 {p.name}",
-            15,
-            bold=k == 0,
+            (x0 + 30, ty + 2, x0 + nw - 6, ty + BAR_ROW - 2),
+            f"{ORDINAL[k] if k < len(ORDINAL) else k + 1} \u00b7 {p.name}" if ranked else p.name,
+            17,
+            bold=k == 0 and ranked,
             align="left",
             wrap=False,
-            min_size=10,
+            min_size=16,
             kind="name",
         )
-        by = ty + 26
-        bh = min(40, slot - 36)
+        a, b = sorted((zero, zero + round(v * scale)))
+        by0, by1 = ty + 7, ty + BAR_ROW - 7
         fill = PLAYER_FILL.get(p.colour, (200, 200, 200))
+        if b - a >= 1:
+            cv.d.rectangle((a, by0, b, by1), fill=fill, outline=INK, width=2)
+        cv.marks.append(("bar", seat, (a, by0, b, by1)))
+        label = total_text(rows[seat])
         if v >= 0:
-            a, b = zero, zero + int(v * scale)
+            lbox, align = (b + 6, ty, b + 56, ty + BAR_ROW), "left"
         else:
-            a, b = zero + int(v * scale), zero
-        cv.d.rectangle((a, by, max(a + 2, b), by + bh), fill=fill, outline=INK, width=2)
-        # the zero axis only beside the bars: a full-height line would cross the seat discs
-        cv.d.line((zero, by - 4, zero, by + bh + 4), fill=INK, width=2)
-        label = str(v)
-        if v >= 0:
-            lx0, lx1, al = max(a, b) + 6, x1, "left"
-        else:
-            lx0, lx1, al = x0, min(a, b) - 6, "right"
+            lbox, align = (a - 56, ty, a - 6, ty + BAR_ROW), "right"
+        cv.text(lbox, label, 18, bold=True, align=align, wrap=False, fill=BAD if v < 0 else INK)
+    # the scale under the bars: where zero is, and which side is below it
+    sy = bottom + 6
+    cv.text((zero - 30, sy, zero + 30, sy + 22), "0", 17, bold=True, wrap=False)
+    if lo < 0:
         cv.text(
-            (lx0, by, lx1, by + bh),
-            label,
-            18,
-            bold=True,
-            align=al,
+            (x0 + nw, sy, zero - 32, sy + 22),
+            "\u2190 below 0",
+            16,
+            fill=BAD,
+            align="right",
             wrap=False,
-            fill=BAD if v < 0 else INK,
         )
+    if hi > 0:
+        cv.text((zero + 32, sy, x1, sy + 22), "above 0 \u2192", 16, align="left", wrap=False)
     note = (
         "Ties: most gears built, then highest Mill dice total, then seat order."
         if st.over
         else "Game not over: the final scoring may change a lot."
     )
-    cv.text((x0, y1 - 44, x1, y1), note, 12, fill=MUTED, align="left")
+    cv.text((x0, y1 - 24, x1, y1), note, 16, fill=MUTED, align="left", wrap=False)

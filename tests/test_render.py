@@ -1,8 +1,9 @@
 """Images: golden pictures for seeded states, every state of random games renders, text fits its
 box and never overlaps, same state -> same bytes, hidden information stays hidden, small PNGs.
 
-Regenerate the golden images (after a deliberate change of the pictures or of the content) with
-    RENDER_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py
+Regenerate the golden images after a deliberate change of the pictures (the stored states stay) with
+    RENDER_UPDATE_GOLDEN=images .venv/bin/python -m pytest tests/test_render.py
+or, after a change of the content or rules, the states too with RENDER_UPDATE_GOLDEN=1.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from engine import GameSetup, GameState, new_game
 from engine import board as B
 from engine import content as C
 from engine.state import AREAS
-from render import board_png, mill_png, scorepad_png
+from render import board_png, focus_png, mill_png, scorepad_png
 from render._draw import Canvas, TextItem
 from render._state import as_state
 from render.board import draw_board
@@ -28,7 +29,8 @@ from render.mill import draw_mill
 from render.scorepad import draw_scorepad
 
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("RENDER_UPDATE_GOLDEN") == "1"
+UPDATE = os.environ.get("RENDER_UPDATE_GOLDEN") == "1"  # states and images
+UPDATE_IMAGES = UPDATE or os.environ.get("RENDER_UPDATE_GOLDEN") == "images"
 MAX_BYTES = 2 * 1024 * 1024
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -112,9 +114,9 @@ GOLDEN_STATES = {
 
 def _compare(name: str, data: bytes, tmp_path: Path) -> None:
     path = GOLDEN / f"{name}.png"
-    if UPDATE or not path.exists():
+    if UPDATE_IMAGES or not path.exists():
         path.write_bytes(data)
-        if not UPDATE:
+        if not UPDATE_IMAGES:
             pytest.skip(f"wrote missing golden image {path.name}")
         return
     want = Image.open(path).convert("RGB")
@@ -130,6 +132,45 @@ def _compare(name: str, data: bytes, tmp_path: Path) -> None:
             f"{name}: {share:.2%} of pixels differ from tests/golden/{name}.png (see {out}); "
             "if the change is intended, rerun with RENDER_UPDATE_GOLDEN=1"
         )
+
+
+def _golden_decision(name: str, players: int, seed: int, kind: str, nth: int) -> GameState:
+    """The nth decision of a kind in a seeded random game, stored next to its image."""
+    path = GOLDEN / f"{name}.json"
+    if UPDATE or not path.exists():
+        st = new_game(GameSetup(players=players, seed=seed))
+        rnd = random.Random(seed)
+        met = 0
+        while not st.over:
+            if st.decision.kind == kind:
+                met += 1
+                if met == nth:
+                    break
+            st.apply(rnd.choice(st.decision.choices).id)
+        assert not st.over, f"no {kind} decision number {nth} in game {seed}"
+        path.write_text(st.to_json())
+    return GameState.from_json(path.read_text())
+
+
+GOLDEN_DECISIONS = {
+    "turn4": (4, 3, "turn", 20),  # the Workshop, Store and Actions
+    "travel3": (3, 12, "travel_move", 2),  # the travel map
+    "meet4": (4, 13, "meet_room", 2),  # Meeting rooms and Partner display
+    "mill2": (2, 11, "gear_place", 1),  # the compact Mill with its open Gear spaces
+}
+
+
+class TestFocusImage:
+    @pytest.mark.parametrize("name", sorted(GOLDEN_DECISIONS))
+    def test_golden(self, name: str, tmp_path: Path) -> None:
+        st = _golden_decision(name, *GOLDEN_DECISIONS[name])
+        seat = st.decision.player
+        _compare(f"{name}_focus", focus_png(st, seat), tmp_path)
+
+    @pytest.mark.parametrize("name", sorted(GOLDEN_STATES))
+    def test_compact_mill_golden(self, name: str, tmp_path: Path) -> None:
+        st = _golden_state(name, *GOLDEN_STATES[name])
+        _compare(f"{name}_mill0_compact", mill_png(st, 0, viewer=0, compact=True), tmp_path)
 
 
 class TestBoardImage:
@@ -214,11 +255,21 @@ class TestBoardImage:
         assert board_png(st.view(1), 1) == first  # the viewer's redacted view draws the same
 
     def test_threads(self) -> None:
-        st = play(4, 22, 200)
-        want = board_png(st)
+        """Renders share fonts and caches across threads: the bytes are the same as alone."""
+        states = [play(4, 22, n) for n in (200, 230, 260)]
+        jobs = [
+            (fn, st)
+            for st in states
+            for fn in (
+                lambda s: board_png(s),
+                lambda s: focus_png(s, s.current),
+                lambda s: mill_png(s, s.current, s.current, compact=True),
+            )
+        ]
+        want = [fn(st) for fn, st in jobs]
         with ThreadPoolExecutor(4) as pool:
-            got = list(pool.map(lambda _: board_png(st), range(6)))
-        assert all(g == want for g in got)
+            got = list(pool.map(lambda job: job[0](job[1]), jobs * 2))
+        assert got == want * 2
 
     def test_size_and_dimensions(self) -> None:
         st = play(4, 3, 10_000)

@@ -1,0 +1,365 @@
+"""The focus image: a picture of what the pending decision is about, drawn to be read inline.
+
+Discord shows an image in a message at about 400-550 px wide; the full board (1680 px) is
+unreadable there. A focus image is 720 px wide and never uses text (or a mark inside a token)
+under 16 px, so at 550 px every text is at least 12 px (16 x 550 / 720 = 12.2).
+
+Which picture: the pending decision's kind (the engine's step op) picks a focus (`FOCUS_OF_KIND`):
+
+    workshop   the six Workshop spaces, your Store and the Action areas you can use
+    map        the travel map around you, destinations marked with their cost
+    meetings   the Meeting rooms, the Partner display and the Multiplier display
+    lectures   the Institutions' Lecture grid, with what each space costs you
+    mill       your Mill (the compact Mill) with the cells, Gear spaces or lines to choose
+    study      Ada's Study: Program and Assignment displays, Study rewards
+    research   the Research tracks with the next step on each
+    hand       Partner cards (the decider sees theirs; anyone else only counts)
+    choices    the prompt and its options, for the rare decisions without a place of their own
+    final      the scorepad, once the game is over
+
+A disc decision (place, stack or move a disc) goes to the map, the Meeting rooms or the Lecture
+grid when all its options are there, else to the list of choices. Options are marked on the
+picture with the words of the choice labels (space 1-6, Meeting room 1-4, row/column, city names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import board as B
+from engine.state import GameState
+from render._draw import (
+    HILITE,
+    LINE,
+    MUTED,
+    PANEL,
+    PANEL_ALT,
+    WHITE,
+    Box,
+    Canvas,
+    line_height,
+    player_label,
+)
+from render._state import Pending, pending, visible
+
+FOCUS_W = 720
+MIN_PX = 16  # smallest font in a focus image: 16 x 550 / 720 = 12.2 px at 550 px wide
+HEAD = 48
+MARK = (232, 150, 0)  # outline of an option
+
+FOCUS_OF_KIND: dict[str, str] = {
+    # Workshop: choosing, pushing, adjusting or swapping a die
+    "turn": "workshop",
+    "ws_push": "workshop",
+    "ws_adjust": "workshop",
+    "swap_with": "workshop",
+    "adjust_die": "workshop",
+    # travel map
+    "travel_move": "map",
+    "move_small": "map",
+    "move_university": "map",
+    "relocate_university_disc": "map",
+    "relocate_to": "map",
+    "university_disc": "map",
+    # Meetings: rooms, Partner display, Multiplier display
+    "meet_room": "meetings",
+    "meet_card": "meetings",
+    "take_partner": "meetings",
+    "use_display_partner": "meetings",
+    "meeting_disc": "meetings",
+    "take_multiplier": "meetings",
+    # Institutions: the Lecture grid
+    "lecture": "lectures",
+    "lower_space": "lectures",
+    "lecture_disc": "lectures",
+    # the player's Mill
+    "mill_place": "mill",
+    "gear_place": "mill",
+    "program_place": "mill",
+    "publish_or_build": "mill",
+    "build": "mill",
+    "pips": "mill",
+    "swap_die": "mill",
+    "upgrade_subtraction": "mill",
+    "steam": "mill",
+    # Ada's Study
+    "study_program": "study",
+    "take_program": "study",
+    "study_reward": "study",
+    "study_item": "study",
+    "take_assignment": "study",
+    "assign_column": "study",
+    # Research tracks
+    "research": "research",
+    "breakthrough": "research",
+    "assignment_token": "research",
+    # Partner cards in hand (private) and the setup draft
+    "partner_play": "hand",
+    "play_free": "hand",
+    "discard": "hand",
+    "hand_limit": "hand",
+    "keep_eight": "hand",
+    "draft": "hand",
+    # discs on the main board: decided by where the options are (see _disc_focus)
+    "place_disc": "discs",
+    "stack_disc": "discs",
+    "move_disc": "discs",
+    "move_disc_to": "discs",
+}
+
+TITLES = {
+    "workshop": "Workshop",
+    "map": "Travel map",
+    "meetings": "Meeting rooms",
+    "lectures": "Institutions",
+    "mill": "Mill",
+    "study": "Ada's Study",
+    "research": "Research tracks",
+    "hand": "Partner cards",
+    "choices": "Choices",
+    "final": "Final scores",
+}
+
+# Titles of the list of choices, for the decisions that have no place of their own.
+CHOICE_TITLES = {
+    "workshop_bonus": "Workshop bonus",
+    "innovation_top": "Innovation track",
+    "advanced": "Advanced action",
+    "choose": "Choose one",
+    "science_token": "Science token",
+    "place_disc": "Your discs",
+    "stack_disc": "Your discs",
+    "move_disc": "Your discs",
+    "move_disc_to": "Your discs",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    kind: str  # one of TITLES
+    title: str
+    decision: Pending | None
+
+
+def _where(choice_id: str) -> str | None:
+    """The main-board area a disc choice id points at: "map", "meetings", "lectures" or None."""
+    for part in choice_id.split(":"):
+        if part == "uni":
+            return "map"
+        if part == "room":
+            return "meetings"
+        if part == "lec":
+            return "lectures"
+    return None
+
+
+def _disc_focus(dec: Pending) -> str:
+    if not dec.choices:
+        return "choices"
+    areas = {_where(i) for i, _ in dec.choices if i != "skip"}
+    return areas.pop() if len(areas) == 1 and None not in areas else "choices"
+
+
+def focus_of(state: GameState | dict[str, Any], viewer: int | None = None) -> Focus:
+    dec = pending(state, viewer)
+    if dec is None:
+        return Focus("final", TITLES["final"], None)
+    kind = FOCUS_OF_KIND.get(dec.kind, "choices")
+    if kind == "discs":
+        kind = _disc_focus(dec)
+    title = CHOICE_TITLES.get(dec.kind, TITLES["choices"]) if kind == "choices" else TITLES[kind]
+    return Focus(kind, title, dec)
+
+
+def draw_focus(state: GameState | dict[str, Any], viewer: int | None = None) -> Canvas:
+    """The focus image for `viewer` (None: public). Draws from the engine's view only."""
+    from render import focus_areas as A
+    from render.scorepad import draw_scorepad
+
+    focus = focus_of(state, viewer)
+    dec = focus.decision
+    if dec is None:
+        return draw_scorepad(state, viewer)
+    st = visible(state, viewer)
+    if focus.kind == "mill":
+        return A.mill_focus(state, st, dec, viewer)
+    drawers = {
+        "workshop": A.workshop_focus,
+        "map": A.map_focus,
+        "meetings": A.meetings_focus,
+        "lectures": A.lectures_focus,
+        "study": A.study_focus,
+        "research": A.research_focus,
+        "hand": A.hand_focus,
+        "choices": choices_focus,
+    }
+    return drawers[focus.kind](st, dec, focus.title, viewer)
+
+
+# -- shared pieces ---------------------------------------------------------------------------
+
+
+def focus_canvas(height: int) -> Canvas:
+    """A blank focus image: FOCUS_W wide, no mark inside a token under MIN_PX."""
+    cv = Canvas(FOCUS_W, height, background=PANEL)
+    cv.min_glyph = MIN_PX
+    return cv
+
+
+def header(cv: Canvas, st: GameState, seat: int, title: str, right: str = "") -> None:
+    """Who decides, and what the picture is about (and, if given, a short fact at the right)."""
+    cv.d.rectangle((0, 0, cv.width, HEAD), fill=LINE)
+    p = st.players[seat] if 0 <= seat < len(st.players) else None
+    x = 12
+    if p is not None:
+        cv.disc(28, HEAD // 2, 15, p.colour, player_label(seat))
+        x = 52
+    right_w = int(cv.width_of(right, 18, bold=True)) + 16 if right else 0
+    title_w = int(cv.width_of(title, 20, bold=True)) + 4
+    name_right = cv.width - 12 - max(title_w, right_w) - 16
+    if p is not None:
+        cv.text(
+            (x, 4, max(x + 60, name_right), HEAD - 4),
+            p.name,
+            20,
+            bold=True,
+            fill=WHITE,
+            align="left",
+            wrap=False,
+            min_size=MIN_PX,
+            kind="name",
+        )
+    if right:
+        cv.text(
+            (cv.width - 12 - right_w, 2, cv.width - 12, 24),
+            right,
+            17,
+            bold=True,
+            fill=WHITE,
+            align="right",
+            wrap=False,
+            min_size=MIN_PX,
+        )
+        cv.text(
+            (cv.width - 12 - title_w - 40, 24, cv.width - 12, HEAD - 2),
+            title,
+            18,
+            bold=True,
+            fill=HILITE,
+            align="right",
+            wrap=False,
+            min_size=MIN_PX,
+        )
+    else:
+        cv.text(
+            (cv.width - 12 - title_w, 4, cv.width - 12, HEAD - 4),
+            title,
+            20,
+            bold=True,
+            fill=HILITE,
+            align="right",
+            wrap=False,
+        )
+
+
+def resources_text(st: GameState, seat: int) -> str:
+    p = st.players[seat]
+    return (
+        f"\u00a3{p.money} \u00b7 Coal {p.coal} \u00b7 Brass {p.brass} \u00b7 Books {p.books}"
+        f" \u00b7 Innovation {p.innovation}"
+    )
+
+
+def lines_needed(text: str, size: int, width: int, bold: bool = False) -> int:
+    """How many lines `text` takes at `size` in `width` (for boxes that grow with their text)."""
+    from render._draw import _layout
+
+    return len(_layout(text, size, size, bold, True, None, width, 10_000).lines)
+
+
+def mark(cv: Canvas, box: Box, choice_id: str, radius: int = 8, width: int = 4) -> None:
+    x0, y0, x1, y1 = box
+    cv.d.rounded_rectangle(
+        (x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=radius, outline=MARK, width=width
+    )
+    cv.marks.append(("option", choice_id, box))
+
+
+# -- the list of choices ---------------------------------------------------------------------
+
+MAX_LISTED = 12
+
+
+def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """The prompt and the options (1..n, as the bot numbers them), with the decider's resources.
+    Options of a decision about a hidden hand are listed only to the decider."""
+    options = list(dec.choices or [])
+    shown = options[:MAX_LISTED]
+    rows: list[tuple[str, int]] = []
+    text_w = FOCUS_W - 16 - 56
+    for _, label in shown:
+        rows.append((label, lines_needed(label, 17, text_w)))
+    prompt_lines = lines_needed(dec.prompt, 19, FOCUS_W - 32, bold=True)
+    lh17 = line_height(17)
+    height = HEAD + 12 + prompt_lines * line_height(19) + 12
+    height += sum(n * lh17 + 14 for _, n in rows) + (30 if len(options) > len(shown) else 0)
+    height += 12 + 34 + 8
+    if dec.choices is None:
+        height += 40
+    cv = focus_canvas(max(200, height))
+    header(cv, st, dec.player, title)
+    y = HEAD + 12
+    ph = prompt_lines * line_height(19)
+    cv.text((16, y, FOCUS_W - 16, y + ph), dec.prompt, 19, bold=True, align="left", min_size=19)
+    y += ph + 12
+    if dec.choices is None:
+        cv.text(
+            (16, y, FOCUS_W - 16, y + 30),
+            "Their choices are about their hidden cards: only they see them.",
+            17,
+            fill=MUTED,
+            align="left",
+            min_size=MIN_PX,
+        )
+        y += 40
+    for i, (label, n) in enumerate(rows):
+        h = n * lh17 + 4
+        fill = WHITE if i % 2 == 0 else PANEL_ALT
+        cv.d.rounded_rectangle((8, y - 2, FOCUS_W - 8, y + h + 2), radius=6, fill=fill)
+        cv.text(
+            (12, y, 48, y + line_height(17)), f"{i + 1}.", 17, bold=True, align="right", wrap=False
+        )
+        cv.text((56, y, FOCUS_W - 16, y + h), label, 17, align="left", min_size=17)
+        cv.marks.append(("option", shown[i][0], (8, y - 2, FOCUS_W - 8, y + h + 2)))
+        y += h + 10
+    if len(options) > len(shown):
+        cv.text(
+            (16, y, FOCUS_W - 16, y + 26),
+            f"\u2026 and {len(options) - len(shown)} more",
+            17,
+            fill=MUTED,
+            align="left",
+        )
+    if 0 <= dec.player < len(st.players):
+        cv.d.rectangle((0, cv.height - 42, FOCUS_W, cv.height), fill=PANEL_ALT)
+        cv.text(
+            (16, cv.height - 40, FOCUS_W - 16, cv.height - 4),
+            resources_text(st, dec.player),
+            17,
+            bold=True,
+            align="left",
+            wrap=False,
+            min_size=MIN_PX,
+        )
+    return cv
+
+
+def focus_cities(dec: Pending) -> list[str]:
+    """The cities the options of a decision name (for the map)."""
+    out: list[str] = []
+    for choice_id, _ in dec.choices or []:
+        for part in choice_id.split(":"):
+            if part in B.CITY and part not in out:
+                out.append(part)
+    return out
