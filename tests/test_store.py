@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import tempfile
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import GameSetup, IllegalChoice, new_game, replay
+from engine.versions import LATEST_RULES
 from store import (
     CannotUndo,
     GameNotActive,
@@ -245,6 +247,35 @@ class TestPlay:
         assert "earlier turn" in str(StaleMove())
         assert str(NotYourTurn()) == "It isn't your turn."
         assert isinstance(StaleMove(), StoreError)
+
+
+class TestRulesVersions:
+    """A game keeps the rules version it began with (engine.versions)."""
+
+    async def _setup_row(self, store, gid):
+        async with store._tx(write=False) as db:
+            rows = await store._all(db, "SELECT setup FROM games WHERE id = ?", (gid,))
+        return json.loads(rows[0][0])
+
+    async def test_a_new_game_starts_under_the_latest_rules(self, store):
+        gid, state = await started_game(store)
+        assert state.setup.rules_version == LATEST_RULES
+        assert (await self._setup_row(store, gid))["rules_version"] == LATEST_RULES
+        assert (await store.load_setup(gid)).rules_version == LATEST_RULES
+
+    async def test_a_game_stored_before_versions_plays_on_under_version_1(self, store):
+        # A setup row without rules_version, as every game stored before versions existed.
+        gid = await store.create_game(1, 2, 3, {"players": 2, "rules_version": 1})
+        for i in range(2):
+            await store.add_seat(gid, name=f"p{i}", user_id=10 + i)
+        await store.start_game(gid, 9)
+        assert "rules_version" not in await self._setup_row(store, gid)
+        state = await play(store, gid, random.Random(2), moves=60)
+        assert state.setup.rules_version == 1
+        loaded, _ = await store.load_state(gid)
+        assert loaded.setup.rules_version == 1 and loaded.digest() == state.digest()
+        check = await store.verify_game(gid)
+        assert check.ok, check.problem
 
 
 class TestUndo:
