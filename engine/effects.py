@@ -161,11 +161,26 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
     if step.get("track", "any") != "any":
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
-    return [
+    out = [
         (f"rs:{t}", f"+1 Research on {TRACK_NAMES[t]} (now {st.me.research[t]})")
         for t in C.COLOURS_MAIN
         if st.me.research[t] < RESEARCH_TOP and t not in picked
     ]
+    if _forced_picks(st, step, out):
+        return out[:1]
+    return out
+
+
+def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:
+    """Rules version 2: different Research picks that must take every track still open (as many
+    picks left as tracks) are no choice, so they are not asked, unless a pick reaches a
+    Breakthrough, whose reward then comes between the picks and makes their order matter."""
+    if not step.get("different") or len(out) < 2 or step.get("n", 1) < len(out):
+        return False
+    if not rule(st, "no_pointless_decisions"):
+        return False
+    breakthroughs = C.RESEARCH_TRACK["breakthroughs"]
+    return all(st.me.research[cid[3:]] + 1 not in breakthroughs for cid, _ in out)
 
 
 def resolve_research(st: GameState, step: Step, choice: str | None) -> None:

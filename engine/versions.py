@@ -71,6 +71,10 @@ RULE_CHANGES: dict[str, tuple[int, str]] = {
         2,
         "a played Partner card's effect resolves before the card is discarded",
     ),
+    "no_pointless_decisions": (
+        2,
+        "a decision whose every answer ends in the same position is not asked (bench_decisions)",
+    ),
 }
 
 

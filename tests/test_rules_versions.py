@@ -481,6 +481,38 @@ class TestPlayingACard:
         assert (st.undo_floor > played_at) == (version == 2)
 
 
+class TestNoPointlessDecisions:
+    """A decision whose every answer ends in the same position is not asked (version 2;
+    bench/bench_decisions.py found these among greedy 4-player games)."""
+
+    def _three_different_research(self, version: int, research: dict[str, int]) -> GameState:
+        # e.g. a Lecture reward "Gain 3 Research on different tracks", after the first pick
+        st = fresh(rules_version=version)
+        st.players[0].research.update(research)
+        st.stack.append({"op": "research", "track": "any", "n": 2, "different": True})
+        st.stack[-1]["picked"] = ["B"]
+        run(st)
+        return st
+
+    def test_picks_that_must_take_every_open_track_are_not_asked(self) -> None:
+        top = C.RESEARCH_TRACK["top"]
+        st = self._three_different_research(2, {"P": top, "B": 1, "Y": 0, "G": 0})
+        assert st.stack[-1]["op"] != "research"
+        assert st.players[0].research == {"P": top, "B": 1, "Y": 1, "G": 1}
+        v1 = self._three_different_research(1, {"P": top, "B": 1, "Y": 0, "G": 0})
+        assert kind(v1) == "research" and ids(v1) == ["rs:Y", "rs:G"]
+
+    def test_but_asked_when_a_pick_reaches_a_breakthrough(self) -> None:
+        # the Breakthrough's reward comes between the two picks: their order may matter
+        top, first = C.RESEARCH_TRACK["top"], C.RESEARCH_TRACK["breakthroughs"][0]
+        st = self._three_different_research(2, {"P": top, "B": 1, "Y": first - 1, "G": 0})
+        assert kind(st) == "research" and ids(st) == ["rs:Y", "rs:G"]
+
+    def test_and_asked_when_the_picks_leave_a_track_out(self) -> None:
+        st = self._three_different_research(2, {"P": 0, "B": 1, "Y": 0, "G": 0})
+        assert kind(st) == "research" and ids(st) == ["rs:P", "rs:Y", "rs:G"]
+
+
 class TestAIRecordedGamesPerVersion:
     def test_the_version_1_ai_record_has_no_version(self) -> None:
         golden = json.loads((GOLDEN / "ai_2p_seed301.json").read_text())
