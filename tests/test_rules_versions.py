@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameSetup, GameState, new_game, replay
+from engine import GameSetup, GameState, IllegalChoice, new_game, replay
 from engine import content as C
 from engine.common import _put_disc, university_prestige
-from engine.rules import legal_choices, run
+from engine.rules import run
 from engine.scoring import science_tokens, travel
 from engine.versions import LATEST_RULES, RULE_CHANGES, rule
 from tests.engine_helpers import choose, fresh, ids, kind
@@ -83,9 +83,11 @@ class TestRulesVersion:
         # Why versions exist: the version 1 record does not replay under the version 2 rules.
         golden = json.loads((GOLDEN / "game_4p_seed303.json").read_text())
         setup = GameSetup.from_dict({**golden["setup"], "rules_version": 2})
-        with pytest.raises(Exception):  # noqa: B017 - IllegalChoice, or a different end
+        try:
             st = replay(setup, golden["choices"])
-            assert st.digest() == golden["final_digest"]
+        except IllegalChoice:
+            return  # a recorded choice is not even legal under version 2
+        assert st.digest() != golden["final_digest"]
 
 
 class TestObjectivesAtOnce:
@@ -511,14 +513,3 @@ class TestNoPointlessDecisions:
     def test_and_asked_when_the_picks_leave_a_track_out(self) -> None:
         st = self._three_different_research(2, {"P": 0, "B": 1, "Y": 0, "G": 0})
         assert kind(st) == "research" and ids(st) == ["rs:P", "rs:Y", "rs:G"]
-
-
-class TestAIRecordedGamesPerVersion:
-    def test_the_version_1_ai_record_has_no_version(self) -> None:
-        golden = json.loads((GOLDEN / "ai_2p_seed301.json").read_text())
-        assert GameSetup.from_dict(golden["setup"]).rules_version == 1
-
-
-def test_legal_choices_of_a_version_2_game_are_stable() -> None:
-    st = fresh()
-    assert legal_choices(st) == legal_choices(st.copy())
