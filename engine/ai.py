@@ -118,7 +118,8 @@ _PLAYER_COPY = {
     **dict.fromkeys(["name", "colour", "money", "coal", "brass", "books", "innovation"], "v"),
     **dict.fromkeys(["steam", "discs", "discs_boxed", "city", "turns"], "v"),
     **dict.fromkeys(
-        ["store", "mill", "gears", "gear_supply", "deck", "hand", "discard", "programs"],
+        ["store", "mill", "gears", "gear_supply", "deck", "hand", "discard", "played"]
+        + ["programs"],
         _FLAT_LIST,
     ),
     **dict.fromkeys(["research", "assignment_tokens", "science_tokens"], _FLAT_DICT),

@@ -14,6 +14,7 @@ from engine.state import (
     GameState,
     PlayerState,
 )
+from engine.versions import rule
 
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
@@ -115,6 +116,29 @@ def discard_from_hand(p: PlayerState, card: str) -> None:
     p.discard.append(card)
 
 
+def _shown(st: GameState) -> None:
+    """A card from the hand was shown (played, discarded face up, named as removed): in rules
+    version 2 undo may not take it back, as everyone has seen it."""
+    if rule(st, "playing_a_card_reveals"):
+        _reveal(st)
+
+
+def play_from_hand(st: GameState, card: str) -> None:
+    """Play a Partner card from the hand: its effect resolves, then it is discarded (rulebook,
+    Workshop turn: "Resolve the effect shown on any played Partner card and discard it"). Until
+    then it is in play (`PlayerState.played`), so a draw cannot reshuffle it back. Rules
+    version 1 discarded it first."""
+    p = st.me
+    if rule(st, "card_effect_before_discard"):
+        p.hand.remove(card)
+        p.played.append(card)
+        push(st, {"op": "discard_played", "card": card})
+    else:
+        discard_from_hand(p, card)
+    push_effect(st, B.PARTNER[card]["effect"])
+    _shown(st)
+
+
 def partner_name(card: str) -> str:
     return B.PARTNER[card]["name"]
 
@@ -194,7 +218,13 @@ def _put_disc(st: GameState, seat: int, loc: str, stack: bool = False) -> None:
     """Place a disc; stack=True puts it on top of the seat's own disc there (Ada's Study Publish)."""
     kind, _, rest = loc.partition(":")
     if kind == "uni":
-        st.university_discs[rest].append(seat)
+        discs = st.university_discs[rest]
+        if stack and rule(st, "publish_disc_on_own_disc"):
+            # "place it on top of a disc of your colour" (rulebook, Ada's Study Publish): right
+            # above your own disc, under any discs placed on it since.
+            discs.insert(len(discs) - discs[::-1].index(seat), seat)
+        else:
+            discs.append(seat)
     elif kind == "room":
         room = st.rooms[int(rest)]
         own = [space for space in room if space == [seat]] if stack else []
@@ -262,6 +292,13 @@ def university_prestige(st: GameState, city: str) -> int:
     if city in st.universities:
         return B.UNIVERSITY_TILE[st.universities[city]]["prestige"]
     return B.CITY[city].get("prestige", 0)
+
+
+def science_ones_left(st: GameState, science: str) -> int:
+    """1-point Science Scoring tokens of a Science still in its stack (rules version 2): three,
+    less those effects gave out (a player holds at most one token per Science)."""
+    taken = sum(1 for p in st.players if science in p.science_tokens)
+    return C.SCIENCE_TOKEN_STACK.count(1) - taken
 
 
 def city_reward(st: GameState, city: str) -> tuple[list[Step], str]:

@@ -26,6 +26,7 @@ from engine.common import (
     _put_disc,
     _say,
     _set_own_die,
+    _shown,
     _slide_and_refill,
     _take_disc,
     _where_name,
@@ -35,8 +36,10 @@ from engine.common import (
     loc_name,
     own_board_discs,
     partner_name,
+    play_from_hand,
     push,
     push_effect,
+    science_ones_left,
 )
 from engine.mill import gear_space_name
 from engine.state import (
@@ -53,6 +56,7 @@ from engine.turn import (
     choices_study_program,
     resolve_study_program,
 )
+from engine.versions import rule
 
 # ======================================================================================
 # Effect steps (the Icon Reference)
@@ -128,12 +132,27 @@ def resolve_draw(st: GameState, step: Step, choice: None) -> None:
         _draw_cards(st, st.me, step["n"])
 
 
+def choices_may_draw(st: GameState, step: Step) -> Choices:
+    """An optional draw (Meetings advanced level II, rules version 2)."""
+    p = st.me
+    if not p.deck and not p.discard:
+        return []
+    n = step["n"]
+    return [("draw", f"Draw {n} card{'s' if n > 1 else ''} from your deck"), ("skip", "Draw none")]
+
+
+def resolve_may_draw(st: GameState, step: Step, choice: str) -> None:
+    if choice == "draw":
+        _draw_cards(st, st.me, step["n"])
+
+
 def choices_discard(st: GameState, step: Step) -> Choices:
     return [(f"dc:{c}", f"Discard {partner_name(c)}") for c in st.me.hand]
 
 
 def resolve_discard(st: GameState, step: Step, choice: str) -> None:
     discard_from_hand(st.me, choice[3:])
+    _shown(st)
     if step["n"] > 1:
         push(st, {"op": "discard", "n": step["n"] - 1})
 
@@ -142,11 +161,26 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
     if step.get("track", "any") != "any":
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
-    return [
+    out = [
         (f"rs:{t}", f"+1 Research on {TRACK_NAMES[t]} (now {st.me.research[t]})")
         for t in C.COLOURS_MAIN
         if st.me.research[t] < RESEARCH_TOP and t not in picked
     ]
+    if _forced_picks(st, step, out):
+        return out[:1]
+    return out
+
+
+def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:
+    """Rules version 2: different Research picks that must take every track still open (as many
+    picks left as tracks) are no choice, so they are not asked, unless a pick reaches a
+    Breakthrough, whose reward then comes between the picks and makes their order matter."""
+    if not step.get("different") or len(out) < 2 or step.get("n", 1) < len(out):
+        return False
+    if not rule(st, "no_pointless_decisions"):
+        return False
+    breakthroughs = C.RESEARCH_TRACK["breakthroughs"]
+    return all(st.me.research[cid[3:]] + 1 not in breakthroughs for cid, _ in out)
 
 
 def resolve_research(st: GameState, step: Step, choice: str | None) -> None:
@@ -279,9 +313,14 @@ def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
     if choice == "skip":
         return
     card = choice[5:]
-    discard_from_hand(st.me, card)
     _say(st, f"plays {partner_name(card)} without its cost: {B.PARTNER[card]['text']}")
-    push_effect(st, B.PARTNER[card]["effect"])
+    play_from_hand(st, card)
+
+
+def resolve_discard_played(st: GameState, step: Step, choice: None) -> None:
+    """The played card's effect has resolved: it goes to the discard pile (rules version 2)."""
+    st.me.played.remove(step["card"])
+    st.me.discard.append(step["card"])
 
 
 def choices_use_display_partner(st: GameState, step: Step) -> Choices:
@@ -463,10 +502,11 @@ def resolve_assignment_token(st: GameState, step: Step, choice: str) -> None:
 
 def choices_science_token(st: GameState, step: Step) -> Choices:
     sciences = C.SCIENCES if step.get("science", "any") == "any" else [step["science"]]
+    limited = rule(st, "science_token_supply")
     return [
         (f"sci:{s}", f"Take a 1-point {s.capitalize()} Science Scoring token")
         for s in sciences
-        if s not in st.me.science_tokens
+        if s not in st.me.science_tokens and (not limited or science_ones_left(st, s) > 0)
     ]
 
 

@@ -14,8 +14,8 @@ _TURN = (
     "in: that die is your active die. Gain that space's bonus; if a space is now empty, refill it "
     "with 3 rolled dice and gain its bonus too. The die goes to your Store; you may play one "
     "Partner card whose requirement the die meets; then each Assignment in the die's colour "
-    "column gives 1 Research of that colour (grey dice trigger none). Once per turn 1 Coal may "
-    "adjust any Workshop die by 1 pip.\n"
+    "column gives 1 Research of that colour (grey dice trigger none). Once per turn, at any point "
+    "of it, 1 Coal may adjust any Workshop die by 1 pip.\n"
     "• Actions turn: put a Store die into your Mill and take the main action of its colour "
     "(purple Ada's Study, blue Travel, yellow Meetings, green Institutions; grey = any), then the "
     "advanced action if your Research on that track reached level I or II.\n"
@@ -29,7 +29,10 @@ RULES_SUMMARY: dict[str, str] = {
         "The pushed die becomes your active die and goes to the bonus space. You may spend 1 Coal "
         "(once per turn) to adjust a die by 1 pip, e.g. to make a die pushable."
     ),
-    "ws_adjust": "Once per Workshop turn you may spend 1 Coal to adjust any Workshop die by 1 pip.",
+    "ws_adjust": (
+        "Once per Workshop turn, at any point of it, you may spend 1 Coal to adjust any Workshop "
+        "die by 1 pip. Not used yet? You are asked again later in the turn if the Workshop changed."
+    ),
     "partner_play": (
         "Play up to one Partner card from hand. A value requirement needs the active die to show "
         "that value; '-1' cards reduce the active die by 1 (not a 1); '£' cards cost £ equal to "
@@ -44,8 +47,9 @@ RULES_SUMMARY: dict[str, str] = {
     "study_program": (
         "Ada's Study: take one Program tile and place it on an empty Program space (you gain the "
         "space's bonus), then take one Study reward: a Book, an Addition Gear, or an Assignment. "
-        "Afterwards the rightmost Program and the rightmost Assignment leave the game and the "
-        "displays slide right and refill."
+        "After taking the Program the rightmost Program leaves the game; after the Study reward the "
+        "rightmost Assignment does (once per action); the displays slide right and refill. You "
+        "may choose Ada's Study only if you can take a Program."
     ),
     "study_reward": (
         "Study rewards: 1 Book, 1 Addition Gear, or 1 Assignment card. Advanced level I: a second, "
@@ -59,8 +63,8 @@ RULES_SUMMARY: dict[str, str] = {
     "travel_move": (
         "Travel: move to another city paying £1 per road, £2 per rail, £4 per ferry on the way. "
         "A Small City gives its reward; a University gives its reward and takes one of your discs "
-        "on top of any others there (each disc scores 2 for every disc above it). No reward from a "
-        "University that already holds your disc. Advanced: move free to the next Small City "
+        "on top of any others there (each disc scores 2 for every disc above it). You may not stop "
+        "at a University that already holds your disc (passing through is fine). Advanced: move free to the next Small City "
         "(level I) or up to 2 Small Cities away (level II)."
     ),
     "move_small": "Move free to a Small City (Universities on the way are skipped) and gain its reward.",
@@ -70,11 +74,16 @@ RULES_SUMMARY: dict[str, str] = {
             f"room {i + 1} £{r['money']} or {r['innovation']} Innovation"
             for i, r in enumerate(C.MEETING_ROOMS)
         )
-        + ". Then take a Partner from the slot under that room or any slot to its right, draw the "
-        "cards shown under its slot (2, 1, 1, 0), and remove a card to keep eight. At the end the "
-        "room's majority takes its 2-point Science token, other players there a 1-point token."
+        + ". Then take a Partner from the slot under that room or any slot to its right, remove a card "
+        "to keep eight, and draw the cards shown under its slot (2, 1, 1, 0). At the end the "
+        "room's majority takes its 2-point Science token, other players there a 1-point token, "
+        "while the stack lasts (a 2-point and three 1-point tokens per Science)."
     ),
-    "meet_card": "Take a Partner card from the slot under your room or to its right; draw as shown under it.",
+    "meet_card": (
+        "Take a Partner card from the slot under your room or to its right; remove a card to keep "
+        "eight, then draw as shown under its slot."
+    ),
+    "may_draw": "Meetings advanced level II: you may draw 2 cards, then play a card without its cost.",
     "keep_eight": "You always have exactly 8 Partner cards: remove one from your hand or discard pile.",
     "lecture": (
         "Institutions: place a disc on an empty Lecture space (levels 2-6), paying Innovation: the "

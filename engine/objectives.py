@@ -19,6 +19,28 @@ from engine.state import (
 # ======================================================================================
 
 
+# The steps after which an Objective may have become met (or unmet): what `objective_met` reads is
+# changed only by these (discs placed or moved, Mill dice, built Gears, Programs, Assignments,
+# Research, Steam, the Partner supply once back to eight). Rules version 2 checks the Objectives
+# after each of them (`turn.claim_objectives`); a new condition reading something else must add
+# the steps that change it here.
+OBJECTIVE_STEPS = frozenset(
+    {
+        "place_disc",
+        "move_disc_to",
+        "relocate_to",
+        "mill_place",
+        "swap_with",
+        "gear_place",
+        "program_place",
+        "assign_column",
+        "research_step",
+        "steam",
+        "keep_eight",
+    }
+)
+
+
 def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
     p = st.players[seat]
     kind = cond["kind"]

@@ -44,6 +44,7 @@ from engine.common import (
     partner_name,
     push,
 )
+from engine.objectives import OBJECTIVE_STEPS
 from engine.state import (
     AREAS,
     Choice,
@@ -53,6 +54,7 @@ from engine.state import (
     IllegalChoice,
     PlayerState,
 )
+from engine.versions import rule
 
 # ======================================================================================
 # Setup
@@ -200,6 +202,14 @@ def _choices_of(st: GameState, step: Step) -> Choices | None:
     return AUTO if fn is None else fn(st, step)
 
 
+def _resolve(st: GameState, step: Step, choice: str | None) -> None:
+    """Resolve a step (already popped); then, in rules version 2, claim any Objective it
+    completed (only steps that can change what an Objective asks are followed by a check)."""
+    RESOLVE[step["op"]](st, step, choice)
+    if step["op"] in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
+        turn.claim_objectives(st)
+
+
 def run(st: GameState) -> None:
     """Resolve steps until a player must decide something, or the game is over."""
     while not st.over:
@@ -209,12 +219,12 @@ def run(st: GameState) -> None:
         options = _choices_of(st, step)
         if options is AUTO:
             st.stack.pop()
-            RESOLVE[step["op"]](st, step, None)
+            _resolve(st, step, None)
         elif not options:
             st.stack.pop()
         elif len(options) == 1:
             st.stack.pop()
-            RESOLVE[step["op"]](st, step, options[0][0])
+            _resolve(st, step, options[0][0])
         else:
             st.pending_choices = (len(st.history), step, options)
             return
@@ -265,7 +275,7 @@ def apply(st: GameState, choice_id: str) -> None:
         )
     step = st.stack.pop()
     st.history.append(choice_id)
-    RESOLVE[step["op"]](st, step, choice_id)
+    _resolve(st, step, choice_id)
     run(st)
 
 
@@ -312,6 +322,7 @@ PROMPTS: dict[str, Any] = {
     "meet_room": "Meetings: which room do you attend, and how do you pay?",
     "meet_card": "Choose a Partner card from the display.",
     "keep_eight": "You have more than eight Partner cards: remove one from your hand or discard pile.",
+    "may_draw": "Meetings, advanced level II: draw 2 cards before playing a card free?",
     "lecture": "Institutions: where do you give a Lecture?",
     "lower_space": "Advanced: you may gain the reward of an unoccupied lower space.",
     "place_disc": "You have no discs left on your board: move one from the main board?",

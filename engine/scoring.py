@@ -6,9 +6,10 @@ from functools import cache, lru_cache
 
 from engine import board as B
 from engine import content as C
-from engine.common import university_prestige
+from engine.common import science_ones_left, university_prestige
 from engine.mill import LINE_DICE, line_value, mill_key, program_met
 from engine.state import GameState, PlayerState
+from engine.versions import rule
 
 CATEGORIES = [
     "Objectives",
@@ -75,8 +76,11 @@ def lectures(st: GameState, seat: int) -> int:
 def science_tokens(st: GameState, seat: int) -> dict[str, int]:
     """Science Scoring tokens held at the end: room awards plus tokens gained by effects.
 
-    A player holds at most one token per Science (actions-turn): the better one counts.
+    A player holds at most one token per Science (actions-turn): the better one counts. Rules
+    version 2 deals them from the limited stacks (`science_awards`).
     """
+    if rule(st, "science_token_supply"):
+        return science_awards(st)[seat]
     tokens = dict(st.players[seat].science_tokens)
     for r, room in enumerate(st.rooms):
         discs = [s for space in room if space for s in space]
@@ -93,6 +97,46 @@ def science_tokens(st: GameState, seat: int) -> dict[str, int]:
         if value:
             tokens[science] = max(tokens.get(science, 0), value)
     return tokens
+
+
+def science_awards(st: GameState) -> list[dict[str, int]]:
+    """Every player's Science Scoring tokens at the end, dealt from the limited stacks.
+
+    Rulebook, Components: "16 Science Scoring tokens (4 in each Science)", each stack a 2-point
+    token over 1-point tokens. Effects take 1-point tokens during the game (see
+    `common.science_ones_left`). Each room then awards its Science: a sole majority takes the
+    2-point token (returning a 1-point token of that Science it holds: one token per Science),
+    then the others with discs there (or, after a tie for most, the tied players) take a 1-point
+    token each while the stack lasts, most discs in the room first, ties in turn order from the
+    first player (the rulebook's last tie-break). A player already holding a token of that
+    Science keeps it and takes none. When the stack is empty the rest take nothing.
+    """
+    held = [dict(p.science_tokens) for p in st.players]
+    for r, room in enumerate(st.rooms):
+        counts: dict[int, int] = {}
+        for space in room:
+            for s in space or ():
+                counts[s] = counts.get(s, 0) + 1
+        if not counts:
+            continue
+        science = st.room_science[r]
+        ones = science_ones_left(st, science)
+        best = max(counts.values())
+        leaders = [s for s, c in counts.items() if c == best]
+        claimants = sorted(counts, key=lambda s: (-counts[s], s))
+        if len(leaders) == 1:
+            leader = leaders[0]
+            if held[leader].get(science) == 1:
+                ones += 1
+            held[leader][science] = 2
+            claimants.remove(leader)
+        else:
+            claimants = sorted(leaders)
+        for s in claimants:
+            if ones and science not in held[s]:
+                held[s][science] = 1
+                ones -= 1
+    return held
 
 
 def meetings(st: GameState, seat: int) -> int:

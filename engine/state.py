@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from engine.versions import LATEST_RULES, RULES_VERSIONS
+
 AREAS = ["study", "travel", "meetings", "institutions"]
 AREA_COLOUR = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
 COLOUR_AREA = {c: a for a, c in AREA_COLOUR.items()}
@@ -55,7 +57,12 @@ class Decision:
 
 @dataclass(slots=True)
 class GameSetup:
-    """Everything besides the choices that determines a game."""
+    """Everything besides the choices that determines a game.
+
+    rules_version: the rules the game is played under (engine.versions). A new setup takes the
+    latest; a stored setup without the field is version 1, the rules every game began with before
+    versions existed, so stored games replay exactly as they were played.
+    """
 
     players: int = 2
     seed: int = 0
@@ -64,21 +71,30 @@ class GameSetup:
     random_setup: bool = True  # False: the standard setup printed on the board
     draft_tier1: bool = False  # experienced players draft the tier 1 cards in reverse turn order
     max_rounds: int = 40  # designed safeguard so every game ends; real games take ~18 rounds
+    rules_version: int = LATEST_RULES
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
             raise ValueError("Ada's Dream is played by 2 to 4 players.")
+        if self.rules_version not in RULES_VERSIONS:
+            known = ", ".join(str(v) for v in RULES_VERSIONS)
+            raise ValueError(f"Unknown rules version {self.rules_version!r} (known: {known}).")
         if not self.names:
             self.names = [f"Player {i + 1}" for i in range(self.players)]
         if len(self.names) != self.players:
             raise ValueError("Give exactly one name per player.")
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if d["rules_version"] == 1:
+            del d["rules_version"]  # version 1 setups serialise exactly as before versions existed
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameSetup:
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        kwargs = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        kwargs.setdefault("rules_version", 1)
+        return cls(**kwargs)
 
 
 @dataclass(slots=True)
@@ -100,6 +116,7 @@ class PlayerState:
     deck: list[str] = field(default_factory=list)  # top of deck is the end of the list
     hand: list[str] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
+    played: list[str] = field(default_factory=list)  # played, effect resolving (rules v2)
     assignments: dict[str, list[str]] = field(
         default_factory=lambda: {"P": [], "B": [], "Y": [], "G": []}
     )
@@ -111,8 +128,14 @@ class PlayerState:
     turns: int = 0
 
     def supply(self) -> list[str]:
-        """The eight Partner cards: deck, hand and discard pile."""
-        return self.deck + self.hand + self.discard
+        """The eight Partner cards: deck, hand, discard pile and a card being played."""
+        return self.deck + self.hand + self.discard + self.played
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not d["played"]:
+            del d["played"]  # as before rules version 2: unchanged stored states and digests
+        return d
 
 
 @dataclass(slots=True)
@@ -166,7 +189,7 @@ class GameState:
             if f.name == "setup":
                 value = value.to_dict()
             elif f.name == "players":
-                value = [{pf.name: getattr(p, pf.name) for pf in fields(p)} for p in value]
+                value = [p.to_dict() for p in value]
             d[f.name] = value
         return json.loads(json.dumps(d))  # a deep, JSON-pure copy
 

@@ -25,6 +25,7 @@ from engine.common import (
     _reveal,
     _say,
     _set_own_die,
+    _shown,
     _slide_and_refill,
     _take_disc,
     _where_name,
@@ -36,6 +37,7 @@ from engine.common import (
     loc_name,
     own_board_discs,
     partner_name,
+    play_from_hand,
     push,
     push_effect,
     research_level,
@@ -52,6 +54,7 @@ from engine.state import (
     GameState,
     die_name,
 )
+from engine.versions import rule
 
 # ======================================================================================
 # Turn structure
@@ -61,10 +64,13 @@ from engine.state import (
 def _area_possible(st: GameState, area: str) -> bool:
     p = st.me
     if area == "study":
-        return True  # a Book is always available (the supply is not limited)
+        # "Select ONE Program tile AND select ONE Study reward" (a Book is always there).
+        if rule(st, "study_needs_a_program"):
+            return None in p.programs and any(t is not None for t in st.program_display)
+        return True
     if area == "travel":
         costs = B.TRAVEL_COST[p.city]
-        return any(c != p.city and costs[c] <= p.money for c in costs)
+        return any(c != p.city and costs[c] <= p.money and _may_stop(st, c) for c in costs)
     if area == "meetings":
         return any(
             p.money >= C.MEETING_ROOMS[r]["money"]
@@ -151,7 +157,13 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
             "meetings": ["meet_room"],
             "institutions": ["lecture"],
         }[area]
-        after = ["study_cleanup"] if area == "study" else []
+        after = []
+        if area == "study":
+            # actions-turn: "After your Study reward ... do the same with the Assignment display"
+            if rule(st, "study_cleanup_after_main_reward"):
+                main = [main[0], {**main[1], "main": True}, "study_cleanup"]
+            else:
+                after = ["study_cleanup"]
         push(st, "mill_place", *main, "turn_advanced", *after, *end)
     elif parts[0] == "idle":
         i = int(parts[1])
@@ -211,15 +223,17 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
     st.ctx["active"] = die
     bonus = st.workshop_bonus[to]
     _say(st, f"pushes out {die_name(die)} onto the {C.WORKSHOP_BONUSES[bonus]['text']} bonus.")
-    push(
-        st,
+    steps: list[Step | str] = [
         "ws_bonus",
         "ws_refill",
         "ws_adjust",
         "ws_collect",
         "partner_play",
         "assignment_research",
-    )
+    ]
+    if rule(st, "workshop_adjust_any_time"):
+        steps.append({"op": "ws_adjust", "late": True})
+    push(st, *steps)
 
 
 def resolve_ws_bonus(st: GameState, step: Step, choice: None) -> None:
@@ -236,8 +250,17 @@ def resolve_ws_refill(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_ws_adjust(st: GameState, step: Step) -> Choices:
-    """The optional Coal adjust, if not used to push: any die still in the Workshop."""
+    """The optional Coal adjust, if not used to push: any die still in the Workshop.
+
+    Quick Reference: "These actions can be done at any point during the Workshop turn." It is
+    offered after the push (and refill) and, in rules version 2, once more at the end of the
+    Workshop turn's steps if still unused and the Workshop changed since it was declined (a
+    Partner swapped a die in, say) or the Coal to pay for it arrived since. Asking again with
+    nothing changed would give the same choice twice.
+    """
     if st.ctx.get("adjusted") or st.me.coal < 1:
+        return []
+    if step.get("late") and st.ctx.get("ws_declined") == st.workshop:
         return []
     out: Choices = [("skip", "Don't adjust a Workshop die")]
     for s, space in enumerate(st.workshop):
@@ -254,6 +277,8 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
 
 def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
     if choice == "skip":
+        if rule(st, "workshop_adjust_any_time"):
+            st.ctx["ws_declined"] = [list(space) for space in st.workshop]
         return
     _, s, idx, sign = choice.split(":")
     space = st.workshop[int(s)]
@@ -305,9 +330,8 @@ def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
         p.store[slot] = f"{die[0]}{int(die[1]) - 1}"
     elif info["need"]["kind"] == "money":
         p.money -= int(die[1])
-    discard_from_hand(p, card)
     _say(st, f"plays {info['name']}: {info['text']}")
-    push_effect(st, info["effect"])
+    play_from_hand(st, card)
 
 
 def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None:
@@ -353,7 +377,11 @@ def _advanced_steps(st: GameState, area: str, level: int, ref: str | None = None
     if area == "travel":
         return [{"op": "move_small", "max": level}]
     if area == "meetings":
-        return ([{"op": "draw", "n": 2}] if level == 2 else []) + [{"op": "play_free"}]
+        draw: list[Step] = []
+        if level == 2:  # "you may draw 2 cards from your deck and then play a card"
+            optional = rule(st, "meetings_draw_is_optional")
+            draw = [{"op": "may_draw", "n": 2} if optional else {"op": "draw", "n": 2}]
+        return draw + [{"op": "play_free"}]
     if area == "institutions":
         key = ref or _ref_lecture(st)
         if key is None:
@@ -426,7 +454,9 @@ def _study_item_choices(st: GameState, exclude: list[str]) -> Choices:
     return out
 
 
-def _gain_study_item(st: GameState, item: str) -> None:
+def _gain_study_item(st: GameState, item: str, main: bool = False) -> None:
+    """Gain a Study item. main: the main action's Study reward (rules version 2), whose
+    Assignment refills with the Study cleanup; any other Assignment slides and refills at once."""
     p = st.me
     if item == "book":
         p.books += 1
@@ -436,7 +466,9 @@ def _gain_study_item(st: GameState, item: str) -> None:
         p.gear_supply.append("add")
         _say(st, "gains an Addition Gear.")
     else:
-        push(st, {"op": "take_assignment", "main": st.ctx.get("area") == "study"})
+        if not rule(st, "study_cleanup_after_main_reward"):
+            main = st.ctx.get("area") == "study"  # version 1: every Study-action Assignment
+        push(st, {"op": "take_assignment", "main": main})
 
 
 def choices_study_reward(st: GameState, step: Step) -> Choices:
@@ -447,7 +479,7 @@ def choices_study_reward(st: GameState, step: Step) -> Choices:
 def resolve_study_reward(st: GameState, step: Step, choice: str) -> None:
     if choice != "skip":
         st.ctx.setdefault("study_taken", []).append(choice)
-        _gain_study_item(st, choice)
+        _gain_study_item(st, choice, main=bool(step.get("main")))
 
 
 def resolve_study_cleanup(st: GameState, step: Step, choice: None) -> None:
@@ -496,11 +528,20 @@ def resolve_refill(st: GameState, step: Step, choice: None) -> None:
 # Travel
 
 
+def _may_stop(st: GameState, city: str) -> bool:
+    """Whether Travel may end in `city`. Rules version 2: not at a University that holds your
+    disc (actions-turn: "You may not stop for a reward at a University that already holds one
+    of your discs"); you may still pass through it."""
+    if not rule(st, "travel_stops_only_for_a_reward") or B.CITY[city]["kind"] != "university":
+        return True
+    return st.current not in st.university_discs[city]
+
+
 def choices_travel_move(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
     for city, cost in sorted(B.TRAVEL_COST[p.city].items()):
-        if city == p.city or cost > p.money:
+        if city == p.city or cost > p.money or not _may_stop(st, city):
             continue
         name = B.CITY[city]["name"]
         if B.CITY[city]["kind"] == "university" and st.current in st.university_discs[city]:
@@ -605,13 +646,13 @@ def resolve_meet_card(st: GameState, step: Step, choice: str) -> None:
     st.partner_display[slot] = None
     st.me.hand.append(card)
     _say(st, f"recruits {partner_name(card)}.")
-    # Isobel's example: draw first, then remove a card to keep eight.
-    push(
-        st,
-        {"op": "draw", "n": C.MEETING_ROOMS[slot]["draw"]},
-        "keep_eight",
-        {"op": "meet_cleanup"},
-    )
+    draw = {"op": "draw", "n": C.MEETING_ROOMS[slot]["draw"]}
+    if rule(st, "meetings_remove_before_draw"):
+        # rulebook: gaining a Partner "you must immediately remove a Partner card"; never more
+        # than eight (summary-faq). Then draw.
+        push(st, "keep_eight", draw, {"op": "meet_cleanup"})
+    else:
+        push(st, draw, "keep_eight", {"op": "meet_cleanup"})  # as Isobel's example narrates it
 
 
 def resolve_meet_cleanup(st: GameState, step: Step, choice: None) -> None:
@@ -628,7 +669,11 @@ def choices_keep_eight(st: GameState, step: Step) -> Choices:
 def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
     p = st.me
     card = choice.split(":", 1)[1]
-    (p.hand if card in p.hand else p.discard).remove(card)
+    if card in p.hand:
+        p.hand.remove(card)
+        _shown(st)
+    else:
+        p.discard.remove(card)
     _say(st, f"removes {partner_name(card)} from the game.")
     push(st, "keep_eight")
 
@@ -834,8 +879,20 @@ def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
 
 
 def _stack_targets(st: GameState) -> list[str]:
+    """Where Ada's Study Publish may stack a disc: "You may never have more than two discs in the
+    same location". Rules version 2: a location is one disc space (a University's, a Lecture
+    space, one space of a Meeting room), so a room where you hold a space with one disc of yours
+    qualifies however many other spaces there are yours; version 1 counted the whole room."""
     seat = st.current
-    return [loc for loc in own_board_discs(st, seat) if discs_at(st, loc).count(seat) < 2]
+    per_space = rule(st, "two_discs_per_disc_space")
+    out = []
+    for loc in own_board_discs(st, seat):
+        if per_space and loc.startswith("room:"):
+            if any(space == [seat] for space in st.rooms[int(loc[5:])]):
+                out.append(loc)
+        elif discs_at(st, loc).count(seat) < 2:
+            out.append(loc)
+    return out
 
 
 def choices_stack_disc(st: GameState, step: Step) -> Choices | None:
@@ -933,16 +990,43 @@ def choices_hand_limit(st: GameState, step: Step) -> Choices:
 
 def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
     discard_from_hand(st.me, choice[3:])
+    _shown(st)
     push(st, "hand_limit")
 
 
 def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
+    """Rules version 1: the Objectives completed this turn are claimed at its end."""
     seat = st.current
     for a, obj in enumerate(st.objectives):
         if any(entry[0] == seat for entry in st.objective_discs[a]):
             continue
         if objective_met(st, seat, B.OBJECTIVE[obj]["condition"]):
             push(st, {"op": "place_disc", "to": f"obj:{a}"})
+
+
+def claim_objectives(st: GameState) -> None:
+    """Claim every Objective the player in turn now meets: a disc goes on it next.
+
+    Rulebook, Objectives: "When you complete the Objective you must place a disc on the
+    Objective"; the freed Gear space is there for a Build the same turn, and an Objective met
+    for a moment (a die later swapped away) has been completed. `rules.run` calls this after
+    step that can change what an Objective asks (`objectives.OBJECTIVE_STEPS`; rules version 2),
+    and the end of the turn checks once more. An Objective that cannot take a disc (none on the
+    player board and none free to move) waits until one can.
+    """
+    seat = st.current
+    p = st.me
+    for a, obj in enumerate(st.objectives):
+        if any(entry[0] == seat for entry in st.objective_discs[a]):
+            continue
+        if not objective_met(st, seat, B.OBJECTIVE[obj]["condition"]):
+            continue
+        to = f"obj:{a}"
+        if any(s["op"] == "place_disc" and s.get("to") == to for s in st.stack):
+            continue  # already being claimed
+        step = {"op": "place_disc", "to": to}
+        if p.discs > 0 or _movable_discs(st, step):
+            push(st, step)
 
 
 def resolve_end_turn(st: GameState, step: Step, choice: None) -> None:

@@ -206,6 +206,14 @@ def _layout(
         if chosen:
             break
     clipped = False
+    if chosen is None and wrap:  # a word wider than the box: break it with a hyphen
+        for cond in (False, True):
+            room = _room_for(min_size, bold, cond, bh, wrap, max_lines)
+            hyphenated = _hyphenate(text, min_size, bold, cond, bw)
+            lines = _wrap(hyphenated, min_size, bold, cond, bw, room) if room else None
+            if lines is not None:
+                chosen = (min_size, cond, lines)
+                break
     if chosen is None:
         s = min_size
         room = max(1, _room_for(s, bold, True, bh, wrap, max_lines))
@@ -217,7 +225,7 @@ def _layout(
         clipped = True
         chosen = (s, True, lines)
     s, cond, lines = chosen
-    joined = "\n".join(lines)
+    joined = "\n".join(lines).replace(HYPHEN + "\n", "")
     return _Layout(
         size=s,
         cond=cond,
@@ -225,6 +233,27 @@ def _layout(
         widths=tuple(text_width(line, s, bold, cond) for line in lines),
         clipped=clipped or joined.replace("\n", " ") != " ".join(text.split()),
     )
+
+
+HYPHEN = "\u2010"  # a hyphen that marks a word broken at the end of a line (not in any text)
+
+
+def _hyphenate(text: str, size: int, bold: bool, cond: bool, width: int) -> str:
+    """Words wider than ``width`` cut into pieces that fit, each but the last ending in a
+    hyphen; the pieces then wrap like words (they never share a line: each fills one)."""
+    out = []
+    for para in text.split("\n"):
+        words = []
+        for word in para.split():
+            while text_width(word, size, bold, cond) > width and len(word) > 2:
+                cut = len(word) - 1
+                while cut > 1 and text_width(word[:cut] + HYPHEN, size, bold, cond) > width:
+                    cut -= 1
+                words.append(word[:cut] + HYPHEN)
+                word = word[cut:]
+            words.append(word)
+        out.append(" ".join(words))
+    return "\n".join(out)
 
 
 def _wrap(text: str, size: int, bold: bool, cond: bool, width: int, room: int) -> list[str] | None:

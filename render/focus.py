@@ -65,6 +65,7 @@ FOCUS_OF_KIND: dict[str, str] = {
     # Meetings: rooms, Partner display, Multiplier display
     "meet_room": "meetings",
     "meet_card": "meetings",
+    "may_draw": "hand",
     "take_partner": "meetings",
     "use_display_partner": "meetings",
     "meeting_disc": "meetings",

@@ -21,6 +21,7 @@ from render._draw import (
     Canvas,
     player_label,
     shade,
+    text_width,
 )
 from render._state import visible
 
@@ -218,17 +219,20 @@ def _chart(
     # the scale under the bars: where zero is, and which side is below it
     sy = bottom + 6
     cv.text((zero - 30, sy, zero + 30, sy + 22), "0", 17, bold=True, wrap=False)
-    if lo < 0:
+    # each side's label only where it fits at a legible size (a side may be a sliver)
+    below, above = "\u2190 below 0", "above 0 \u2192"
+    if lo < 0 and text_width(below, 16, False, False) <= zero - 32 - (x0 + nw):
         cv.text(
             (x0 + nw, sy, zero - 32, sy + 22),
-            "\u2190 below 0",
+            below,
             16,
             fill=BAD,
             align="right",
             wrap=False,
+            min_size=16,
         )
-    if hi > 0:
-        cv.text((zero + 32, sy, x1, sy + 22), "above 0 \u2192", 16, align="left", wrap=False)
+    if hi > 0 and text_width(above, 16, False, False) <= x1 - (zero + 32):
+        cv.text((zero + 32, sy, x1, sy + 22), above, 16, align="left", wrap=False, min_size=16)
     note = (
         "Ties: most gears built, then highest Mill dice total, then seat order."
         if st.over

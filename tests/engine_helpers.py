@@ -7,14 +7,19 @@ from collections.abc import Callable, Iterator
 
 from engine import GameSetup, GameState, new_game
 from engine.rules import apply, legal_choices
+from engine.versions import LATEST_RULES
 
 
 def random_game(
-    players: int, seed: int, each: Callable[[GameState], None] | None = None, limit: int = 5000
+    players: int,
+    seed: int,
+    each: Callable[[GameState], None] | None = None,
+    limit: int = 5000,
+    rules_version: int = LATEST_RULES,
 ) -> tuple[GameState, int]:
     """Play a whole game with uniformly random legal choices; call `each` at every decision."""
     rnd = random.Random(seed)
-    st = new_game(GameSetup(players=players, seed=seed))
+    st = new_game(GameSetup(players=players, seed=seed, rules_version=rules_version))
     decisions = 0
     while not st.over:
         if each:
@@ -41,10 +46,19 @@ def random_states(players: int, seed: int, every: int = 1) -> Iterator[GameState
     return iter(found)
 
 
-def fresh(players: int = 2, seed: int = 1, random_setup: bool = False) -> GameState:
-    """A new game on the standard (printed) setup unless told otherwise."""
+def fresh(
+    players: int = 2, seed: int = 1, random_setup: bool = False, rules_version: int = LATEST_RULES
+) -> GameState:
+    """A new game on the standard (printed) setup unless told otherwise, under the latest rules
+    unless told otherwise."""
     return new_game(
-        GameSetup(players=players, seed=seed, shuffle_seats=False, random_setup=random_setup)
+        GameSetup(
+            players=players,
+            seed=seed,
+            shuffle_seats=False,
+            random_setup=random_setup,
+            rules_version=rules_version,
+        )
     )
 
 

@@ -243,11 +243,13 @@ class TestRecordedAIPlaythrough:
     (copies, caches) shows up here if it changes a single decision. Regenerate after an intended
     change of play with ENGINE_UPDATE_GOLDEN=1 (see tests/test_engine_replay.py)."""
 
-    PATH = Path(__file__).parent / "golden_games" / "ai_2p_seed301.json"
+    GOLDEN = Path(__file__).parent / "golden_games"
+    # one record per rules version: version 1 is frozen (see tests/test_engine_replay.py)
+    PATHS = {1: GOLDEN / "ai_2p_seed301.json", 2: GOLDEN / "ai_2p_seed301_v2.json"}
 
     @staticmethod
-    def play(decisions: int = 100) -> dict:
-        setup = GameSetup(players=2, seed=301)
+    def play(decisions: int = 100, version: int = 2) -> dict:
+        setup = GameSetup(players=2, seed=301, rules_version=version)
         st = new_game(setup)
         policies = [SearchPolicy(iterations=1), GreedyPolicy()]
         rngs = [ai.policy_rng(setup.seed, seat) for seat in range(2)]
@@ -263,11 +265,14 @@ class TestRecordedAIPlaythrough:
             "digest": st.digest(),
         }
 
-    def test_search_and_greedy_choose_as_recorded(self):
-        if os.environ.get("ENGINE_UPDATE_GOLDEN") == "1":
-            self.PATH.write_text(json.dumps(self.play(), indent=1) + "\n")
-        golden = json.loads(self.PATH.read_text())
-        played = self.play(len(golden["choices"]))
+    @pytest.mark.parametrize("version", [1, 2])
+    def test_search_and_greedy_choose_as_recorded(self, version):
+        path = self.PATHS[version]
+        if os.environ.get("ENGINE_UPDATE_GOLDEN") == "1" and version == max(self.PATHS):
+            path.write_text(json.dumps(self.play(version=version), indent=1) + "\n")
+        golden = json.loads(path.read_text())
+        assert GameSetup.from_dict(golden["setup"]).rules_version == version
+        played = self.play(len(golden["choices"]), version)
         for n, (got, want) in enumerate(zip(played["choices"], golden["choices"], strict=True)):
             assert got == want, f"decision {n + 1} differs"
         assert played["digest"] == golden["digest"]

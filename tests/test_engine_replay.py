@@ -5,6 +5,11 @@ with the digest and scores of the final state. Any rule or content change that a
 here as a failure; after an intended change regenerate them with
     ENGINE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_engine_replay.py
 and review the diff of the files.
+
+There is one set per rules version (engine.versions): `game_2p_seed101.json` and `perft.json` are
+rules version 1, recorded before versions existed (their setups have no `rules_version`, which
+reads as 1), and must keep replaying byte for byte; `*_v2.json` are version 2. A rules change
+belongs in a new version: only the latest version's files may be regenerated.
 """
 
 from __future__ import annotations
@@ -22,10 +27,15 @@ from tests.engine_helpers import random_game
 GOLDEN = Path(__file__).parent / "golden_games"
 UPDATE = os.environ.get("ENGINE_UPDATE_GOLDEN") == "1"
 GAMES = [(2, 101), (3, 202), (4, 303)]
+VERSIONS = [1, 2]
 
 
-def record(players: int, seed: int) -> dict:
-    st, _ = random_game(players, seed)
+def _suffix(version: int) -> str:
+    return "" if version == 1 else f"_v{version}"
+
+
+def record(players: int, seed: int, version: int) -> dict:
+    st, _ = random_game(players, seed, rules_version=version)
     return {
         "setup": st.setup.to_dict(),
         "choices": st.history,
@@ -47,21 +57,34 @@ def perft(st: GameState, depth: int) -> int:
     return total
 
 
-def perft_counts() -> dict[str, list[int]]:
+def perft_counts(version: int) -> dict[str, list[int]]:
     out = {}
     for players in (2, 3, 4):
-        st = new_game(GameSetup(players=players, seed=7, shuffle_seats=False, random_setup=False))
-        out[str(players)] = [perft(st, d) for d in (1, 2, 3)]
+        setup = GameSetup(
+            players=players,
+            seed=7,
+            shuffle_seats=False,
+            random_setup=False,
+            rules_version=version,
+        )
+        out[str(players)] = [perft(new_game(setup), d) for d in (1, 2, 3)]
     return out
 
 
+def _update(version: int) -> bool:
+    """Regenerate only the latest version's files: older versions are frozen."""
+    return UPDATE and version == VERSIONS[-1]
+
+
 class TestGoldenPlaythroughs:
+    @pytest.mark.parametrize("version", VERSIONS)
     @pytest.mark.parametrize(("players", "seed"), GAMES)
-    def test_recorded_game_replays_identically(self, players: int, seed: int) -> None:
-        path = GOLDEN / f"game_{players}p_seed{seed}.json"
-        if UPDATE:
-            path.write_text(json.dumps(record(players, seed), indent=1) + "\n")
+    def test_recorded_game_replays_identically(self, players: int, seed: int, version: int) -> None:
+        path = GOLDEN / f"game_{players}p_seed{seed}{_suffix(version)}.json"
+        if _update(version):
+            path.write_text(json.dumps(record(players, seed, version), indent=1) + "\n")
         golden = json.loads(path.read_text())
+        assert GameSetup.from_dict(golden["setup"]).rules_version == version
         st = replay(GameSetup.from_dict(golden["setup"]), golden["choices"])
         assert st.is_over
         assert st.final_scores() == golden["scores"]
@@ -70,11 +93,12 @@ class TestGoldenPlaythroughs:
 
 
 class TestPerft:
-    def test_choice_tree_counts_match_golden(self) -> None:
-        path = GOLDEN / "perft.json"
-        if UPDATE:
-            path.write_text(json.dumps(perft_counts(), indent=1) + "\n")
-        assert perft_counts() == json.loads(path.read_text())
+    @pytest.mark.parametrize("version", VERSIONS)
+    def test_choice_tree_counts_match_golden(self, version: int) -> None:
+        path = GOLDEN / f"perft{_suffix(version)}.json"
+        if _update(version):
+            path.write_text(json.dumps(perft_counts(version), indent=1) + "\n")
+        assert perft_counts(version) == json.loads(path.read_text())
 
     def test_depth_one_is_the_number_of_legal_choices(self) -> None:
         st = new_game(GameSetup(players=2, seed=7))

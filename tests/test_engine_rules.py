@@ -10,7 +10,7 @@ from engine import GameState
 from engine import content as C
 from engine.common import _put_disc, lecture_cost, university_prestige
 from engine.mill import evaluate, line_value
-from engine.rules import legal_choices, run
+from engine.rules import run
 from engine.scoring import lectures, leftovers, lines, meetings, ranking, science_tokens
 from engine.turn import choices_lecture
 from tests.engine_helpers import choose, fresh, ids, kind
@@ -112,7 +112,8 @@ class TestMeetings:
 
     def test_card_slots_and_draw_counts(self) -> None:
         # actions-turn: room 1 may take any of the 4 cards, room 4 only the one below it;
-        # draws 2, 1, 1, 0 by slot.
+        # "(then remove a card from your hand or discard pile so you keep eight), draw the
+        # number of cards shown below the card slot you took it from (2, 1, 1 and 0)".
         for room, slot, draws in ((0, 0, 2), (0, 1, 1), (1, 2, 1), (3, 3, 0)):
             st = fresh()
             p = st.players[0]
@@ -128,8 +129,10 @@ class TestMeetings:
                 choose(st, f"card:{slot}")
             # (room 4 may take only the card below it: the engine takes it at once)
             assert kind(st) == "keep_eight"
-            assert len(p.hand) == hand_before + 1 + draws
+            assert len(p.hand) == hand_before + 1  # the removal comes before the draw
             assert taken in p.hand
+            choose(st, f"rm:{p.hand[0]}")  # the discard pile is empty at the start
+            assert len(p.hand) == hand_before + draws
             assert p.money == 5 - C.MEETING_ROOMS[room]["money"]
             assert st.rooms[room][0] == [0]
 
@@ -150,6 +153,9 @@ class TestMeetings:
         # rulebook, Isobel Meetings example: grey 4, £5 for the leftmost room, draw 2 (the deck
         # runs out and the discard pile is shuffled), remove Menabrea, level II: draw 2 and play
         # Caroline Herschel free to build an Addition Gear; then Publish for a Multiplier Gear.
+        # The example narrates the draw before the removal; the rule ("you must immediately
+        # remove a Partner card") and summary-faq (never more than eight) put the removal first,
+        # as rules version 2 does, and the level II draw is optional ("you may draw 2 cards").
         st = fresh()
         p = st.players[0]
         give_card(st, 0, "luigi_menabrea")
@@ -164,7 +170,8 @@ class TestMeetings:
         choose(st, "rm:luigi_menabrea")
         assert "luigi_menabrea" not in p.supply()
         assert len(p.supply()) == 8
-        choose(st, "play:caroline_herschel")  # after drawing 2 more
+        choose(st, "draw")  # level II: she draws 2 more
+        choose(st, "play:caroline_herschel")
         assert kind(st) == "gear_place"
         choose(st, ids(st)[0])
         assert p.gears.count("add") == 1
@@ -344,9 +351,10 @@ class TestTravel:
         choose(st, "go:liverpool")
         assert p.city == "liverpool" and p.coal == 1 and p.money == 3
 
-    def test_no_reward_twice_from_a_university(self) -> None:
+    def test_no_stop_at_a_university_that_holds_your_disc(self) -> None:
         # rulebook: "You may not place a disc on nor gain any rewards from a University tile
-        # which already contains one of your discs."
+        # which already contains one of your discs"; actions-turn: "You may not stop for a
+        # reward at a University that already holds one of your discs."
         st = fresh()
         p = st.players[0]
         p.city, p.money = "oxford", 10
@@ -355,11 +363,8 @@ class TestTravel:
         put_in_store(st, "B1")
         choose(st, "act:0")
         choose(st, "mill:0")
-        label = dict(legal_choices(st))["go:manchester"]
-        assert "no reward" in label
-        discs = p.discs
-        choose(st, "go:manchester")
-        assert st.university_discs["manchester"] == [0] and p.discs == discs
+        assert "go:manchester" not in ids(st)
+        assert "go:liverpool" in ids(st)  # reached through Manchester or not, it may be a stop
 
     def test_discs_stack_on_top_and_score_2_per_disc_above(self) -> None:
         # rulebook, Travel: "place your disc on top ... 2 Prestige for each disc on top of it".

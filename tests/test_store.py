@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from store_backends import raw
 
 from engine import GameSetup, IllegalChoice, new_game, replay
+from engine.versions import LATEST_RULES
 from store import (
     CannotUndo,
     GameNotActive,
@@ -237,6 +239,34 @@ class TestPlay:
         assert "earlier turn" in str(StaleMove())
         assert str(NotYourTurn()) == "It isn't your turn."
         assert isinstance(StaleMove(), StoreError)
+
+
+class TestRulesVersions:
+    """A game keeps the rules version it began with (engine.versions)."""
+
+    @staticmethod
+    def _setup_row(location, gid):
+        return json.loads(raw(location, "SELECT setup FROM games WHERE id = ?", gid)[0][0])
+
+    async def test_a_new_game_starts_under_the_latest_rules(self, store, db_location):
+        gid, state = await started_game(store)
+        assert state.setup.rules_version == LATEST_RULES
+        assert self._setup_row(db_location, gid)["rules_version"] == LATEST_RULES
+        assert (await store.load_setup(gid)).rules_version == LATEST_RULES
+
+    async def test_a_game_stored_before_versions_plays_on_under_version_1(self, store, db_location):
+        # A setup row without rules_version, as every game stored before versions existed.
+        gid = await store.create_game(1, 2, 3, {"players": 2, "rules_version": 1})
+        for i in range(2):
+            await store.add_seat(gid, name=f"p{i}", user_id=10 + i)
+        await store.start_game(gid, 9)
+        assert "rules_version" not in self._setup_row(db_location, gid)
+        state = await play(store, gid, random.Random(2), moves=60)
+        assert state.setup.rules_version == 1
+        loaded, _ = await store.load_state(gid)
+        assert loaded.setup.rules_version == 1 and loaded.digest() == state.digest()
+        check = await store.verify_game(gid)
+        assert check.ok, check.problem
 
 
 class TestUndo:
