@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -59,13 +60,14 @@ Want to try the game without Discord?  ./scripts/run offline
 class AdaBot(commands.Bot):
     """The bot: opens the store, loads the cogs and syncs the command tree in ``setup_hook``."""
 
-    def __init__(self, config: BotConfig) -> None:
+    def __init__(self, config: BotConfig, **shards: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents needed
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **shards,
         )
         self.ada = config
 
@@ -115,6 +117,14 @@ class AdaBot(commands.Bot):
                 log.info("database closed")
 
 
+class ShardedAdaBot(AdaBot, commands.AutoShardedBot):
+    """The bot running a range of Discord's shards (``SHARD_COUNT``, ``SHARD_IDS``): several
+    such processes on one PostgreSQL database share a big bot."""
+
+    def __init__(self, config: BotConfig) -> None:
+        super().__init__(config, shard_count=config.shard_count, shard_ids=config.shard_ids)
+
+
 def create_bot(
     db_path: str | os.PathLike[str],
     *,
@@ -126,6 +136,8 @@ def create_bot(
     seed: int | None = None,
     test_guild: int | None = None,
     offline: bool = False,
+    shard_count: int | None = None,
+    shard_ids: list[int] | None = None,
 ) -> AdaBot:
     """A new bot object on the database at ``db_path`` (one per run: make a fresh one to restart).
 
@@ -138,13 +150,17 @@ def create_bot(
         clock=clock or discord.utils.utcnow,
         images=images,
         ai_delay=ai_delay,
-        ai_workers=ai_workers if ai_workers is not None else min(2, max(1, (os.cpu_count() or 2) - 1)),
+        ai_workers=ai_workers
+        if ai_workers is not None
+        else min(2, max(1, (os.cpu_count() or 2) - 1)),
         reminder_interval=reminder_interval,
         rng=random.Random(seed),
         test_guild=test_guild,
         offline=offline,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
-    return AdaBot(config)
+    return ShardedAdaBot(config) if shard_count else AdaBot(config)
 
 
 def _load_env() -> None:
@@ -181,6 +197,24 @@ def _logging(offline: bool = False) -> None:
         handler.addFilter(_Noise(offline))
 
 
+def shard_range(count: str, ids: str) -> tuple[int | None, list[int] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0-3", "4,5" or empty: all of them) as the bot takes them."""
+    if not count.strip():
+        if ids.strip():
+            raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards).")
+        return None, None
+    total = int(count)
+    if total < 1:
+        raise SystemExit("SHARD_COUNT must be at least 1.")
+    chosen: list[int] = []
+    for part in filter(None, (p.strip() for p in ids.split(","))):
+        lo, _, hi = part.partition("-")
+        chosen += list(range(int(lo), int(hi or lo) + 1))
+    if any(not 0 <= i < total for i in chosen):
+        raise SystemExit(f"SHARD_IDS must be between 0 and {total - 1}.")
+    return total, (sorted(set(chosen)) or None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     _load_env()
@@ -204,10 +238,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     db = database_location()
     guild = os.environ.get("TEST_GUILD_ID", "").strip()
+    count, ids = shard_range(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
     bot = create_bot(
         db,
         test_guild=int(guild) if guild.isdigit() else None,
         ai_delay=float(os.environ.get("AI_DELAY_SECONDS", "2") or 2),
+        shard_count=count,
+        shard_ids=ids,
     )
     from store.config import redact
 

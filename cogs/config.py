@@ -27,6 +27,10 @@ class BotConfig:
     """Seconds between two looks at the reminder schedule."""
     rng: random.Random = field(default_factory=random.Random)
     """Seeds of new games and of the AI seats' play."""
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+    """Run these Discord shards of ``shard_count`` (several processes share one PostgreSQL);
+    None: one process runs them all."""
     test_guild: int | None = None
     """Sync the commands to this guild only (immediate), instead of globally."""
     offline: bool = False

@@ -45,6 +45,10 @@ class RemindersCog(AdaCog, name="Reminders"):
             log.exception("the reminder round failed")
         for game_id in list(self.games.stale):  # threads a failed update left behind
             await self.games.repair(game_id)
+        try:
+            await self.games.sweep_ai_turns()
+        except Exception:
+            log.exception("the AI sweep failed")
 
     @reminder_loop.before_loop
     async def _before_reminders(self) -> None:
@@ -54,21 +58,29 @@ class RemindersCog(AdaCog, name="Reminders"):
         """Send every reminder that is due (once, even if several periods were missed while
         the bot was down), then plan the next one with backoff. Returns how many were sent."""
         now = self.games.now()
+        owner = self.games.owner
         sent = 0
-        for rem in await self.store.due_reminders(now):
+        # Claimed first: of several bot processes on one database, one sends each reminder.
+        for rem in await self.store.claim_due_reminders(now, owner):
             try:
                 rec = await self.store.get_game(rem.game_id)
+                if not self.games.owns(rec.guild_id):
+                    await self.store.release_reminder(rem.id, owner)  # its shard's process sends it
+                    continue
                 enabled, hours = await self.games.reminder_hours(rec, rem.user_id)
                 if not enabled:
                     await self.store.cancel_reminders(rem.game_id, rem.user_id)
                     continue
                 if not await self.still_member(rec, rem.user_id):
                     await self.left_notice(rec, rem.user_id)
-                    await self.store.mark_reminder_sent(rem.id, now=now)
+                    await self.store.mark_reminder_sent(rem.id, now=now, owner=owner)
                     continue  # no more reminders for someone who left
                 if not await self.send_reminder(rec, rem.user_id, rem.attempt):
-                    continue  # both ways failed: stays pending, tried again next round
-                await self.store.mark_reminder_sent(rem.id, now=now)
+                    await self.store.release_reminder(rem.id, owner)  # tried again next round
+                    continue
+                if not await self.store.mark_reminder_sent(rem.id, now=now, owner=owner):
+                    log.warning("reminder %s: the claim ran out while it was being sent", rem.id)
+                    continue
                 sent += 1
                 await self.store.schedule_reminder(
                     rem.game_id, rem.user_id, now + backoff(hours, rem.attempt), rem.seq, now=now

@@ -17,6 +17,8 @@ import asyncio
 import io
 import logging
 import multiprocessing
+import os
+import socket
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +36,7 @@ from store import GameRecord, NotYourTurn, StaleMove, Store
 log = logging.getLogger(__name__)
 
 POST_ATTEMPTS = 3
+AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
 
 
@@ -99,6 +102,8 @@ class GameService:
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
         self._ai_pool: ProcessPoolExecutor | None = None
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        """This process's name in the database's claims of reminders and AI turns."""
 
     def now(self) -> Any:
         return self.cfg.now()
@@ -416,7 +421,7 @@ class GameService:
                 choice = matches[0]
             try:
                 new = await self.store.apply_choice(
-                    rec.id, current, seat, choice.id, now=self.now()
+                    rec.id, current, seat, choice.id, now=self.now(), remind=True
                 )
             except StaleMove:
                 raise Oops(
@@ -431,8 +436,8 @@ class GameService:
     async def _after_commit(
         self, rec: GameRecord, old: GameState, new: GameState, seq: int, note: str | None = None
     ) -> bool:
-        try:
-            await self.after_change(rec, old, new, seq, note=note)
+        try:  # (the move's transaction scheduled the next reminder)
+            await self.after_change(rec, old, new, seq, note=note, schedule=False)
             return True
         except Exception:
             log.exception(
@@ -454,7 +459,7 @@ class GameService:
                     "(undo stops at the last dice roll, card draw or reveal)."
                 )
             try:
-                new = await self.store.undo(rec.id, current, seat, now=self.now())
+                new = await self.store.undo(rec.id, current, seat, now=self.now(), remind=True)
             except StaleMove:
                 raise Oops("That was already done (double click?).") from None
             shown = await self._after_commit(
@@ -530,25 +535,46 @@ class GameService:
             self._ai_pool = None
 
     async def _ai_loop(self, game_id: int) -> None:
+        """Play AI seats' turns while it is an AI seat's turn, each claimed in the database
+        first, so that of several bot processes exactly one plays it."""
         try:
             while True:
                 rec = await self.store.get_game(game_id)
-                if rec.status != "active":
+                if rec.status != "active" or not self.owns(rec.guild_id):
                     return
-                state, seq = await self.store.load_state(game_id)
-                dec = state.decision
-                if dec is None:
-                    return
-                seat = rec.seat_at(dec.player)
-                if seat is None or not seat.is_ai:
-                    return
-                if self.cfg.ai_delay > 0:
-                    await asyncio.sleep(self.cfg.ai_delay)
-                await self.play_turn_by_ai(rec, state, seq, seat.ai_policy)
+                seq = await self.store.claim_ai_turn(game_id, self.owner, AI_LEASE, now=self.now())
+                if seq is None:
+                    return  # not an AI seat's turn, or another process plays it
+                try:
+                    if self.cfg.ai_delay > 0:
+                        await asyncio.sleep(self.cfg.ai_delay)
+                    state, now_seq = await self.store.load_state(game_id)
+                    dec = state.decision
+                    seat = rec.seat_at(dec.player) if dec else None
+                    if now_seq == seq and seat is not None and seat.is_ai:
+                        await self.play_turn_by_ai(rec, state, seq, seat.ai_policy)
+                finally:
+                    await self.store.release_ai_turn(game_id, self.owner)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the AI of game %s stopped", game_id)
+
+    async def sweep_ai_turns(self) -> None:
+        """Take up AI turns nobody is playing (a process died while its AI was thinking)."""
+        for game_id, _seq in await self.store.claim_waiting_ai_turns(self.owner, now=self.now()):
+            rec = await self.store.get_game(game_id)
+            if self.owns(rec.guild_id):
+                self.kick_ai(game_id)  # claims again as the same owner: renews the lease
+            else:
+                await self.store.release_ai_turn(game_id, self.owner)
+
+    def owns(self, guild_id: int) -> bool:
+        """Does this process serve the guild (runs its Discord shard)?"""
+        count, ids = self.cfg.shard_count, self.cfg.shard_ids
+        if not count or ids is None:
+            return True
+        return (guild_id >> 22) % count in ids
 
     async def play_turn_by_ai(
         self, rec: GameRecord, state: GameState, seq: int, policy: str | None
@@ -570,15 +596,17 @@ class GameService:
                 if d is None or d.player != dec.player:
                     break
                 new = await self.store.apply_choice(
-                    rec.id, cur, dec.player, choice_id, now=self.now()
+                    rec.id, cur, dec.player, choice_id, now=self.now(), remind=True
                 )
                 cur += 1
             if cur == seq:  # the policy gave nothing usable: play one random choice
                 pick = self.cfg.rng.choice(dec.choices).id
-                new = await self.store.apply_choice(rec.id, cur, dec.player, pick, now=self.now())
+                new = await self.store.apply_choice(
+                    rec.id, cur, dec.player, pick, now=self.now(), remind=True
+                )
                 cur += 1
             try:
-                await self.after_change(rec, now_state, new, cur, from_ai=True)
+                await self.after_change(rec, now_state, new, cur, from_ai=True, schedule=False)
             except Exception:
                 log.exception("game %s: AI turn saved, but the thread could not be updated", rec.id)
                 self.stale.add(rec.id)
