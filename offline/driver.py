@@ -55,7 +55,7 @@ class Clicker:
         self.env = env
         self.clicks = 0
         self.latency: list[float] = []
-        self.private: dict[int, int] = {}  # user id -> their latest private message with choices
+        self.private: dict[tuple[int, int], int] = {}  # (user, thread) -> latest private message
 
     @staticmethod
     def _find(thread: Any, message_id: int, viewer: Any) -> Any:
@@ -73,7 +73,7 @@ class Clicker:
         assert res.acknowledged, res
         for f in res.followups:
             if f.ephemeral and any(i.startswith("ada:") for i in custom_ids(f)):
-                self.private[actor.id] = f.id
+                self.private[actor.id, f.channel_id] = f.id
         return res
 
     async def choose(
@@ -81,8 +81,12 @@ class Clicker:
     ) -> Any:
         """Click through ``message`` (the turn message) to choice ``idx``; returns the last result."""
         target = message
-        if state.decision is not None and state.decision.private and actor.id in self.private:
-            mine = self._find(thread, self.private[actor.id], actor)
+        if (
+            state.decision is not None
+            and state.decision.private
+            and (actor.id, thread.id) in self.private
+        ):
+            mine = self._find(thread, self.private[actor.id, thread.id], actor)
             if any(
                 i.startswith(f"ada:c:{game}:{seq}:") or i.startswith(f"ada:s:{game}:{seq}:")
                 for i in custom_ids(mine)

@@ -1,0 +1,163 @@
+"""Two bot processes, each running a range of Discord's shards, on one PostgreSQL database
+(issue 22): they play games in their own guilds at once, one is killed in the middle of its
+games and started again, and afterwards nothing is lost, nothing is doubled, and every reminder
+went out once.
+
+Each process is a simcord world on its own thread and event loop (simcord allows one world per
+loop). The worlds share only the database, as two machines would. World B's clock runs a day
+ahead so that its Discord ids never equal world A's (simcord derives ids from its clock)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from typing import Any
+
+from engine import replay
+from store import Store
+
+SHARDS = 4
+HOUR = 3600.0
+
+
+async def _world(
+    location: str,
+    label: str,
+    shards: list[int],
+    seed: int,
+    out: dict[str, Any],
+    *,
+    kill: bool,
+) -> None:
+    import simcord
+
+    from bot import create_bot
+    from offline.driver import Clicker
+
+    def make() -> Any:
+        return create_bot(
+            location,
+            images=False,
+            ai_delay=0,
+            seed=seed,
+            ai_workers=0,
+            shard_count=SHARDS,
+            shard_ids=shards,
+            reminder_interval=3600,
+        )
+
+    bot = make()
+    rng = random.Random(seed)
+    games: list[int] = []
+    async with simcord.run(bot, check_errors=False, settle_timeout=60) as env:
+        if label == "B":
+            await env.advance_time(24 * HOUR)  # other ids than world A's
+        people: dict[int, Any] = {}
+        threads: dict[int, Any] = {}
+        for k, shard in enumerate(shards):
+            guild = env.create_guild(f"{label}{shard}", shard_id=shard)
+            channel = guild.create_text_channel("games")
+            a = guild.add_member(env.create_user(f"{label}a{k}"))
+            b = guild.add_member(env.create_user(f"{label}b{k}"))
+            people.update({a.id: a, b.id: b})
+            # one game of two people, one of a person and an AI seat
+            for ai in (0, 1):
+                await a.slash(channel, "ada new", players=2, ai=ai)
+                store = env.bot.ada.store
+                game = max(g.id for g in await store.games_in_guild(guild.id))
+                thread = next(t for t in channel.threads if t.name == f"Ada's Dream #{game}")
+                lobby = await store.latest_message(game, "lobby")
+                msg = next(m for m in thread.history() if m.id == lobby.message_id)
+                if not ai:
+                    await b.click(msg, custom_id=f"ada:l:join:{game}")
+                await a.click(msg, custom_id=f"ada:l:start:{game}")
+                games.append(game)
+                threads[game] = thread
+        clicker = Clicker(env)
+        moves = 0
+        for step in range(50):
+            for game in games:
+                store = env.bot.ada.store
+                state, seq = await store.load_state(game)
+                dec = state.decision
+                if dec is None:
+                    continue
+                rec = await store.get_game(game)
+                seat = rec.seat_at(dec.player)
+                if seat.is_ai:
+                    continue  # it plays by itself (or another process's sweep took it)
+                shown = await store.latest_message(game, "turn")
+                message = next(m for m in threads[game].history() if m.id == shown.message_id)
+                idx = rng.randrange(len(dec.choices))
+                await clicker.choose(
+                    people[seat.user_id], threads[game], message, state, game, seq, idx
+                )
+                moves += 1
+            if step == 15:
+                await env.advance_time(13 * HOUR)  # everyone waits: reminders are due
+            if kill and step == 30:
+                await env.bot.close()  # this process goes away in the middle of its games
+                await env.advance_time(15 * 60)  # its claims run out meanwhile
+                await env.restart_bot(make())
+        await env.advance_time(13 * HOUR)
+        out[label] = {
+            "games": games,
+            "moves": moves,
+            "dms": {
+                uid: len(p.user.dm_channel.history()) if p.user.dm_channel else 0
+                for uid, p in people.items()
+            },
+        }
+        await env.bot.close()
+
+
+def _run(coro: Any, errors: list[BaseException]) -> None:
+    try:
+        asyncio.run(coro)
+    except BaseException as exc:  # reported by the test
+        errors.append(exc)
+
+
+async def test_two_processes_share_one_postgres(pg_server: Any) -> None:
+    location = pg_server.create_database("shards", template="ada_template")
+    out: dict[str, Any] = {}
+    errors: list[BaseException] = []
+    worlds = [
+        threading.Thread(
+            target=_run, args=(_world(location, "A", [0, 1], 1, out, kill=False), errors)
+        ),
+        threading.Thread(
+            target=_run, args=(_world(location, "B", [2, 3], 2, out, kill=True), errors)
+        ),
+    ]
+    for w in worlds:
+        w.start()
+    while any(w.is_alive() for w in worlds):
+        await asyncio.sleep(0.2)
+    assert not errors, errors
+    store = await Store.open(location)
+    try:
+        all_games = out["A"]["games"] + out["B"]["games"]
+        assert len(set(all_games)) == 8
+        for game in all_games:
+            state, seq = await store.load_state(game)
+            live = await store.choices(game)
+            assert [c.seq for c in live] == list(range(seq))  # nothing lost, nothing doubled
+            assert replay(await store.load_setup(game), [c.choice_id for c in live]) == state
+            assert (await store.verify_game(game)).ok
+            rec = await store.get_game(game)
+            if any(s.is_ai for s in rec.seats):  # the AI seats played their turns
+                assert any(rec.seat_at(c.seat).is_ai for c in live)
+        for label in ("A", "B"):
+            for uid, received in out[label]["dms"].items():
+                sent = [
+                    r
+                    for game in out[label]["games"]
+                    for r in await store.reminders(game)
+                    if r.user_id == uid and r.status == "sent"
+                ]
+                assert received == len(sent), (label, uid)  # each reminder went out once
+        assert sum(sum(out[label]["dms"].values()) for label in ("A", "B")) > 0
+    finally:
+        await store.close()
