@@ -165,9 +165,9 @@ def choice_layout(state: GameState) -> tuple[list[int], list[Group]]:
     """How the current decision's choices are offered: (indexes shown as buttons, groups).
 
     Up to ``BUTTON_MAX`` choices are buttons. More are grouped (area first, then target) when
-    the decision's choices fall into 2 to ``BUTTON_MAX`` groups; "skip"-like choices then stay
-    buttons beside the groups. Otherwise there are no buttons and the groups are plain runs of
-    25 shown as menus.
+    the decision's choices fall into 2 to ``BUTTON_MAX`` groups; "skip"-like choices and the
+    only choice of a group of one stay buttons beside the groups. Otherwise there are no
+    buttons and the groups are plain runs of 25 shown as menus.
     """
     dec = state.decision
     assert dec is not None
@@ -185,7 +185,10 @@ def choice_layout(state: GameState) -> tuple[list[int], list[Group]]:
             break
         keyed.setdefault(key, []).append(i)
     if 2 <= len(keyed) <= BUTTON_MAX - len(direct):
-        return direct, [Group(k, tuple(v)) for k, v in keyed.items()]
+        # a group of one is offered as that choice itself: no second click for it
+        singles = [v[0] for v in keyed.values() if len(v) == 1]
+        groups = [Group(k, tuple(v)) for k, v in keyed.items() if len(v) > 1]
+        return sorted(direct + singles), groups
     runs = [tuple(range(lo, min(n, lo + PER_SELECT))) for lo in range(0, n, PER_SELECT)]
     return [], [Group(f"Choices {r[0] + 1}–{r[-1] + 1} of {n}", r) for r in runs]
 
