@@ -77,3 +77,18 @@ def test_no_misleading_log_lines(caplog: Any) -> None:
         "discord.state", logging.WARNING, "", 0, "Guilds intent seems to be disabled.", (), None
     )
     assert online.filter(intent)  # on a real Discord that warning would matter
+
+
+def test_every_shipped_folder_is_a_package_setuptools_knows() -> None:
+    """A data folder inside a package (render/fonts) must be listed, or setuptools warns on
+    every install ("Package 'render.fonts' is absent from the `packages` configuration")."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = set(config["packages"])
+    for package in list(packages):
+        folder = root / package.replace(".", "/")
+        for sub in folder.iterdir():
+            if sub.is_dir() and sub.name != "__pycache__" and any(sub.iterdir()):
+                assert f"{package}.{sub.name}" in packages, sub
