@@ -98,9 +98,14 @@ class Driver:
             offset = idx // ui.PER_SELECT * ui.PER_SELECT
             await actor.select(target, [str(idx)], custom_id=ui.cid_select(game, seq, offset))
         elapsed = time.perf_counter() - t0
+        from offline.driver import decision_shown
+
         shown = await self.store.latest_message(game, "turn")
+        message = self.message(self.thread(game), shown.message_id)
         new_state, new_seq = await self.store.load_state(game)
-        assert new_seq == seq + 1 and (new_state.is_over or shown.seq == new_seq)
+        assert new_seq == seq + 1 and (
+            new_state.is_over or decision_shown(message, game) == new_seq
+        )
         return elapsed
 
 

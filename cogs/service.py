@@ -50,11 +50,16 @@ class PublishError(Exception):
 
 @dataclass(slots=True)
 class Shown:
-    """What a game's current turn message shows, so an unchanged image is not uploaded again."""
+    """What a game's current turn message shows, so an unchanged image is not uploaded again.
+
+    Edits of the turn message within a turn are not written to the database (a click is then
+    one commit, the move's): after a restart the bot cannot tell how far the message got, and
+    edits it once more to the stored state (``bring_up_to_date``)."""
 
     message_id: int
     image_key: str | None
     attachment: discord.Attachment | None
+    seq: int  # the decision it shows (the database records it only when the message is new)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +211,7 @@ class GameService:
                             allowed_mentions=discord.AllowedMentions.none(),
                         ),
                     )
-                    await self._shown(rec, msg, image, seq)
+                    await self._shown(rec, msg, image, seq, posted=False)
                     return msg
                 except discord.NotFound:
                     log.warning("game %s: the turn message is gone; posting a new one", rec.id)
@@ -222,18 +227,27 @@ class GameService:
                     view=layout, files=attachments(False), allowed_mentions=mentions
                 ),
             )
-            await self._shown(rec, msg, image, seq)
+            await self._shown(rec, msg, image, seq, posted=True)
             return msg
         except discord.HTTPException as exc:
             log.error("game %s: could not show decision %s: %s", rec.id, seq, exc)
             raise PublishError(str(exc)) from exc
 
     async def _shown(
-        self, rec: GameRecord, msg: discord.Message, image: media.Image | None, seq: int
+        self,
+        rec: GameRecord,
+        msg: discord.Message,
+        image: media.Image | None,
+        seq: int,
+        *,
+        posted: bool,
     ) -> None:
         attachment = msg.attachments[0] if msg.attachments else None
-        self.shown[rec.id] = Shown(msg.id, image.key if image else None, attachment)
-        await self.store.record_message(rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now())
+        self.shown[rec.id] = Shown(msg.id, image.key if image else None, attachment, seq)
+        if posted:  # a new message: the database must know it (an edit keeps the same one)
+            await self.store.record_message(
+                rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now()
+            )
         self.stale.discard(rec.id)
 
     async def shrink(
@@ -345,15 +359,15 @@ class GameService:
             if await self.store.latest_message(rec.id, "final") is None:
                 await self.publish_final(rec, state)
             return
-        shown = await self.store.latest_message(rec.id, "turn")
-        if shown is not None and shown.seq == seq:
+        mine = self.shown.get(rec.id)  # what this process last showed, if it did
+        if mine is not None and mine.seq == seq:
             return
-        log.info(
-            "game %s: the thread shows move %s, the game is at %s", rec.id, shown and shown.seq, seq
-        )
+        record = await self.store.latest_message(rec.id, "turn")
+        shown = mine.seq if mine is not None else record.seq if record is not None else None
+        log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown, seq)
         dec = state.decision
         assert dec is not None
-        passed = shown is None or await self.player_at(rec.id, shown.seq) != dec.player
+        passed = shown is None or await self.player_at(rec.id, shown) != dec.player
         await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
 
     async def player_at(self, game_id: int, seq: int) -> int | None:

@@ -43,6 +43,15 @@ def texts(message: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def decision_shown(message: Any, game: int) -> int | None:
+    """The decision (sequence number) a turn message's controls are for, or None (no controls)."""
+    for cid in custom_ids(message):
+        parts = cid.split(":")
+        if len(parts) >= 4 and parts[1] in "csgpub" and parts[2] == str(game):
+            return int(parts[3])
+    return None
+
+
 def pinged(env: Any, message: Any) -> list[int]:
     """The users a message notified (simcord keeps who was pinged, not only who was mentioned)."""
     return list(env.backend.messages[message.channel.id][message.id].ping_user_ids)

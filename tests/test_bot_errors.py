@@ -11,7 +11,7 @@ import discord
 
 from cogs import ui
 from engine import replay
-from offline.driver import custom_ids, texts
+from offline.driver import custom_ids, decision_shown, texts
 
 
 async def consistent(table: Any, game: int) -> None:
@@ -116,7 +116,7 @@ async def test_rest_failure_is_retried_then_reported(table: Any, caplog: Any) ->
         await table.move(game, lambda d: rng.randrange(len(d.choices)))
     assert any("retry" in r.getMessage() for r in caplog.records)
     state, seq = await table.store.load_state(game)
-    assert (await table.store.latest_message(game, "turn")).seq == seq
+    assert decision_shown(await table.turn_message(game), game) == seq
     # persistent failure: the move is kept, the player is told privately
     old = await table.turn_message(game)
     table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=None)
@@ -136,7 +136,7 @@ async def test_rest_failure_is_retried_then_reported(table: Any, caplog: Any) ->
         assert "out of date" in text or "not your turn" in text or "not playing" in text
     res = await mover.slash(table.thread(game), "ada refresh")
     assert "Posted" in private_text(res)
-    assert (await table.store.latest_message(game, "turn")).seq == seq2
+    assert decision_shown(await table.turn_message(game), game) == seq2
     table.env.errors  # noqa: B018 - the failures above were expected and handled
     await consistent(table, game)
 
@@ -346,10 +346,10 @@ async def test_restart_brings_a_stale_turn_message_up_to_date(table: Any, make_b
     assert "counted" in private_text(res)
     table.env.backend.faults.clear()
     _, seq = await table.store.load_state(game)
-    assert (await table.store.latest_message(game, "turn")).seq == seq - 1
+    assert decision_shown(await table.turn_message(game), game) == seq - 1
     await table.env.bot.close()
     await table.env.restart_bot(make_bot())
-    assert (await table.store.latest_message(game, "turn")).seq == seq
+    assert decision_shown(await table.turn_message(game), game) == seq
     await table.move(game, lambda d: 0)  # and the game goes on from the new message
     table.env.errors  # noqa: B018 - the failures above were expected and handled
     await consistent(table, game)

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from cogs import ui
-from offline.driver import custom_ids, pinged, texts
+from offline.driver import custom_ids, decision_shown, pinged, texts
 from tests.test_bot_errors import consistent, private_text, who_moves
 from tests.test_bot_reminders import HOUR, wait
 
@@ -20,24 +20,31 @@ class TestHonestAnswers:
     ) -> None:
         game = await table.new_game("alice", ("bob",))
         _, seq = await table.store.load_state(game)
-        real = table.store.record_message
+        games = table.env.bot.ada.games
+        real = games.publish_turn
         calls = {"n": 0}
 
         async def locked(*args: Any, **kwargs: Any) -> Any:
             calls["n"] += 1
-            if calls["n"] == 1:
+            if calls["n"] == 1:  # updating the thread fails once, after the move's commit
                 raise sqlite3.OperationalError("database is locked")
             return await real(*args, **kwargs)
 
-        monkeypatch.setattr(table.store, "record_message", locked)
+        monkeypatch.setattr(games, "publish_turn", locked)
         res = await table.move(game, lambda d: 0)
         text = private_text(res)
         assert "counted" in text and "nothing was changed" not in text
         assert (await table.store.load_state(game))[1] == seq + 1
-        # the next event repairs the thread, then plays on
-        await table.move(game, lambda d: 0)
+        stale = await table.turn_message(game)
+        assert decision_shown(stale, game) == seq  # the thread could not show the move
+        # the next event (here a click on the stale message) repairs the thread
+        mover, _other, _state, _seq = await who_moves(table, game)
+        res = await mover.click(stale, custom_id=next(i for i in custom_ids(stale) if ":c:" in i))
+        assert "out of date" in private_text(res)
+        assert decision_shown(await table.turn_message(game), game) == seq + 1
+        await table.move(game, lambda d: 0)  # and play goes on from it
         state, now = await table.store.load_state(game)
-        assert (await table.store.latest_message(game, "turn")).seq == now == seq + 2
+        assert decision_shown(await table.turn_message(game), game) == now == seq + 2
         await consistent(table, game)
 
     async def test_a_broken_game_says_so_in_its_own_thread(self, table: Any) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from cogs import media
 from engine import replay
-from offline.driver import custom_ids, texts
+from offline.driver import custom_ids, decision_shown, texts
 
 
 async def restart(env: Any, make_bot: Any, **options: Any) -> None:
@@ -161,4 +161,4 @@ async def test_slow_rendering_is_deferred_and_off_the_loop(
     assert res.acknowledged and res.deferred
     assert len(ticks) == 10 and max(b - a for a, b in zip(ticks, ticks[1:], strict=False)) < 0.5
     _, seq = await table.store.load_state(game)
-    assert (await table.store.latest_message(game, "turn")).seq == seq
+    assert decision_shown(await table.turn_message(game), game) == seq

@@ -220,11 +220,15 @@ class TestUpgrade:
         thread = table.env.bot.get_channel(table.thread(game).id)
         view = discord.ui.View(timeout=None)
         for i, c in enumerate(state.decision.choices[:5]):
-            view.add_item(discord.ui.Button(label=c.label[:80], custom_id=ui.cid_choice(game, seq, i)))
+            view.add_item(
+                discord.ui.Button(label=c.label[:80], custom_id=ui.cid_choice(game, seq, i))
+            )
         view.add_item(discord.ui.Button(label="Next ▶", custom_id=ui.cid_page(game, seq, 1)))
         view.stop()
         old = await thread.send(
-            content="it's your turn", embeds=[discord.Embed(title=f"Game #{game} · round 1")], view=view
+            content="it's your turn",
+            embeds=[discord.Embed(title=f"Game #{game} · round 1")],
+            view=view,
         )
         await table.store.record_message(game, "turn", thread.id, old.id, seq)
         mover = table.by_id[(await table.store.get_game(game)).seat_at(state.current).user_id]
