@@ -22,7 +22,7 @@ async def absent_player(table: Any, game: int) -> tuple[str, int, int]:
 async def test_no_stand_in_without_being_asked(table: Any) -> None:
     game = await table.new_game("alice", ("bob",))
     _, _, seq = await absent_player(table, game)
-    await wait(table.env, 72 * HOUR)  # days pass: reminders, but nobody moves for the player
+    await wait(table.env, 30 * HOUR)  # reminders, the grace passes, but nobody moves for the player
     _, after = await table.store.load_state(game)
     assert after == seq
 
