@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import re
 import statistics
 import sys
@@ -72,75 +71,28 @@ class Counter:
         return self.posts + self.edits + self.other
 
 
-class Table:
-    def __init__(self, env: Any, players: int) -> None:
-        self.env = env
-        guild = env.create_guild("Bench")
-        self.channel = guild.create_text_channel("games")
-        self.members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
-        self.by_id = {m.id: m for m in self.members}
+async def play_game(table: Any, game: int, seed: int) -> dict[str, float]:
+    """Play ``game`` to its end through the turn messages; decisions and turns counted."""
+    from offline.driver import greedy_pick
 
-    @property
-    def store(self) -> Any:
-        return self.env.bot.ada.store
-
-    def thread(self, game: int) -> Any:
-        return next(t for t in self.channel.threads if t.name == f"Ada's Dream #{game}")
-
-    def message(self, channel: Any, message_id: int) -> Any:
-        return next(m for m in reversed(channel.history()) if m.id == message_id)
-
-    async def fresh(self, message: Any) -> Any:
-        return self.message(self.env.bot.get_channel(message.channel.id), message.id)
-
-    async def new_game(self, players: int) -> int:
-        first, *others = self.members[:players]
-        await first.slash(self.channel, "ada new", players=players)
-        game = max(g.id for g in await self.store.games_in_channel(self.channel.id))
-        lobby = await self.store.latest_message(game, "lobby")
-        msg = self.message(self.thread(game), lobby.message_id)
-        for m in others:
-            await m.click(msg, custom_id=f"ada:l:join:{game}")
-        await first.click(msg, custom_id=f"ada:l:start:{game}")
-        return game
-
-
-async def play_game(table: Table, player: Any, game: int, seed: int) -> dict[str, float]:
-    from engine.ai import get_policy
-
-    greedy = get_policy("greedy")
-    rng = random.Random(seed)
-    decisions = 0
-    turns = 0
-    last_turn_of: tuple[int, int] | None = None
+    pick = greedy_pick(seed)
+    decisions = turns = 0
+    last: tuple[int, int] | None = None
     while True:
-        state, seq = await table.store.load_state(game)
-        dec = state.decision
-        if dec is None:
-            break
-        rec = await table.store.get_game(game)
-        key = (state.round, dec.player)
-        if key != last_turn_of:
-            turns += 1
-            last_turn_of = key
-        choice = greedy.choose(state.copy(), rng)
-        idx = next(i for i, c in enumerate(dec.choices) if c.id == choice)
-        actor = table.by_id[rec.seat_at(dec.player).user_id]
-        shown = await table.store.latest_message(game, "turn")
-        thread = table.thread(game)
-        target = table.message(thread, shown.message_id)
-        await player.choose(actor, thread, target, state, game, seq, idx)
-        _, new_seq = await table.store.load_state(game)
-        assert new_seq == seq + 1, "the click did not play the move"
+        state, _seq = await table.store.load_state(game)
+        if state.decision is None:
+            return {"decisions": decisions, "turns": turns}
+        if (state.round, state.decision.player) != last:
+            turns, last = turns + 1, (state.round, state.decision.player)
+        await table.move(game, pick, whole_state=True)
         decisions += 1
-    return {"decisions": decisions, "turns": turns}
 
 
 async def main(args: argparse.Namespace) -> None:
     import simcord
 
     from bot import create_bot
-    from offline.driver import Clicker
+    from offline.driver import Clicker, Table
 
     db = Path(tempfile.mkdtemp(prefix="ada-bench-")) / "bench.db"
     bot = create_bot(db, images=not args.no_images, ai_delay=0, seed=args.seed)
@@ -153,12 +105,13 @@ async def main(args: argparse.Namespace) -> None:
     try:
         async with simcord.run(bot, settle_timeout=60) as env:
             counter = Counter()
-            table = Table(env, args.players)
+            names = tuple(f"p{i}" for i in range(args.players))
+            table = Table(env, names, guild="Bench")
             for g in range(args.games):
-                player = Clicker(env)
-                game = await table.new_game(args.players)
+                game = await table.new_game(names[0], names[1:])
+                table.clicker = player = Clicker(env)
                 counter.reset()  # count the game itself, not the lobby
-                figures = await play_game(table, player, game, args.seed + g)
+                figures = await play_game(table, game, args.seed + g)
                 turns = figures["turns"]
                 ms = [t * 1000 for t in player.latency]
                 print(

@@ -7,11 +7,26 @@ click, or "Show my choices"), and counts every interaction it needed.
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cogs import ui
 from engine import GameState
+
+
+def greedy_pick(seed: int) -> Any:
+    """A player who chooses as the greedy AI would (so the game looks like a real one)."""
+    from engine.ai import get_policy
+
+    greedy, rng = get_policy("greedy"), random.Random(seed)
+
+    def pick(state: Any) -> int:
+        choice = greedy.choose(state.copy(), rng)
+        return next(i for i, c in enumerate(state.decision.choices) if c.id == choice)
+
+    return pick
 
 
 def flat_components(message: Any) -> list[dict[str, Any]]:
@@ -137,3 +152,109 @@ class Clicker:
                 return ui.cid_group(game, seq, k)
         back = ui.cid_back(game, seq)
         return back if back in ids else None
+
+
+class Table:
+    """A guild with a games channel and a few members, and helpers to play through Discord only."""
+
+    def __init__(
+        self,
+        env: Any,
+        names: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
+        *,
+        guild: str = "Club",
+        shard_id: int | None = None,
+    ):
+        self.env = env
+        self.guild = env.create_guild(guild, shard_id=shard_id)
+        self.channel = self.guild.create_text_channel("games")
+        self.members = {n: self.guild.add_member(env.create_user(n)) for n in names}
+        self.by_id = {m.id: m for m in self.members.values()}
+        self.clicker = Clicker(env)
+        self.slashes = 0
+
+    def __getattr__(self, name: str) -> Any:
+        members = self.__dict__.get("members", {})
+        if name in members:
+            return members[name]
+        raise AttributeError(name)
+
+    @property
+    def store(self) -> Any:
+        return self.env.bot.ada.store
+
+    def thread(self, game: int) -> Any:
+        for th in self.channel.threads:
+            if th.name == f"Ada's Dream #{game}":
+                return th
+        raise AssertionError(f"no thread for game {game}")
+
+    def message(self, channel: Any, message_id: int) -> Any:
+        for m in channel.history():
+            if m.id == message_id:
+                return m
+        raise AssertionError(f"message {message_id} not found")
+
+    async def turn_message(self, game: int) -> Any:
+        rec = await self.store.latest_message(game, "turn")
+        assert rec is not None
+        return self.message(self.thread(game), rec.message_id)
+
+    async def lobby_message(self, game: int) -> Any:
+        rec = await self.store.latest_message(game, "lobby")
+        assert rec is not None
+        return self.message(self.thread(game), rec.message_id)
+
+    async def new_game(
+        self,
+        creator: str = "alice",
+        joiners: tuple[str, ...] = ("bob",),
+        start: bool = True,
+        **options: Any,
+    ) -> int:
+        options.setdefault("players", 1 + len(joiners) + options.get("ai", 0))
+        res = await self.members[creator].slash(self.channel, "ada new", **options)
+        assert res.acknowledged, res
+        games = await self.store.games_in_channel(self.channel.id)
+        game = max(g.id for g in games)
+        lobby = await self.lobby_message(game)
+        for name in joiners:
+            r = await self.members[name].click(lobby, custom_id=f"ada:l:join:{game}")
+            assert r.acknowledged
+        if start:
+            r = await self.members[creator].click(lobby, custom_id=f"ada:l:start:{game}")
+            assert r.acknowledged
+        return game
+
+    async def move(
+        self,
+        game: int,
+        pick: Callable[[Any], int],
+        *,
+        slash: bool = False,
+        whole_state: bool = False,
+    ) -> Any:
+        """The player to move makes one decision through Discord: ``pick(decision)`` (or, with
+        ``whole_state``, ``pick(state)``) gives the index of the choice. Returns the
+        InteractionResult of the last click."""
+        state, seq = await self.store.load_state(game)
+        rec = await self.store.get_game(game)
+        dec = state.decision
+        assert dec is not None
+        seat = rec.seat_at(dec.player)
+        assert seat is not None and not seat.is_ai
+        actor = self.by_id[seat.user_id]
+        idx = pick(state) if whole_state else pick(dec)
+        if slash:
+            self.slashes += 1
+            res = await actor.slash(self.thread(game), "ada play", choice=f"#{seq}:{idx}")
+            assert res.acknowledged and res.ephemeral, res
+            return res
+        target = await self.turn_message(game)
+        res = await self.clicker.choose(actor, self.thread(game), target, state, game, seq, idx)
+        assert res.acknowledged, res
+        return res
+
+    @property
+    def clicks(self) -> int:
+        return self.clicker.clicks

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import shutil
 import tempfile
 from pathlib import Path
@@ -54,39 +53,20 @@ async def chromium_screenshot(url: str, out: Path, width: int, height: int) -> N
         shutil.rmtree(profile, ignore_errors=True)
 
 
-async def play(args: argparse.Namespace, env: Any, bot: Any) -> tuple[Any, list[Any], int]:
-    from engine.ai import get_policy
-    from offline.driver import Clicker
+async def play(args: argparse.Namespace, env: Any) -> tuple[Any, list[Any], int]:
+    """A new game on the offline table, ``args.moves`` decisions into it."""
+    from offline.driver import Table, greedy_pick
 
-    guild = env.create_guild("Ada's Dream (offline)")
-    channel = guild.create_text_channel("games")
-    people = [guild.add_member(env.create_user(n)) for n in ("ada", "charles", "mary", "john")]
-    people = people[: args.players - args.ai]
-    await people[0].slash(channel, "ada new", players=args.players, ai=args.ai)
-    store = bot.ada.store
-    game = max(g.id for g in await store.games_in_channel(channel.id))
-    thread = next(t for t in channel.threads if t.name == f"Ada's Dream #{game}")
-    lobby = await store.latest_message(game, "lobby")
-    lobby_msg = next(m for m in thread.history() if m.id == lobby.message_id)
-    for person in people[1:]:
-        await person.click(lobby_msg, custom_id=f"ada:l:join:{game}")
-    await people[0].click(lobby_msg, custom_id=f"ada:l:start:{game}")
-    greedy, rng, clicker = get_policy("greedy"), random.Random(args.seed), Clicker(env)
-    by_id = {p.id: p for p in people}
+    names = ("ada", "charles", "mary", "john")[: args.players - args.ai]
+    table = Table(env, names, guild="Ada's Dream (offline)")
+    game = await table.new_game(names[0], names[1:], players=args.players, ai=args.ai)
+    pick = greedy_pick(args.seed)
     for _ in range(args.moves):
-        state, seq = await store.load_state(game)
-        dec = state.decision
-        if dec is None:
+        state, _seq = await table.store.load_state(game)
+        if state.decision is None:
             break
-        rec = await store.get_game(game)
-        choice = greedy.choose(state.copy(), rng)
-        idx = next(i for i, c in enumerate(dec.choices) if c.id == choice)
-        shown = await store.latest_message(game, "turn")
-        message = next(m for m in thread.history() if m.id == shown.message_id)
-        await clicker.choose(
-            by_id[rec.seat_at(dec.player).user_id], thread, message, state, game, seq, idx
-        )
-    return thread, people, game
+        await table.move(game, pick, whole_state=True)
+    return table.thread(game), list(table.members.values()), game
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -108,7 +88,7 @@ async def main(args: argparse.Namespace) -> None:
         )
         try:
             async with simcord.run(bot, settle_timeout=60) as env:
-                thread, people, game = await play(args, env, bot)
+                thread, people, game = await play(args, env)
                 for person in people:
                     async with env.preview(
                         thread,
