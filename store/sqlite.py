@@ -5,7 +5,8 @@ on three connections to one file in WAL mode, each with aiosqlite's thread:
 
 - one **write** connection, used by one writer task. Write jobs (``write(fn)``) wait in a queue;
   the writer runs those that are waiting together in one ``BEGIN IMMEDIATE ... COMMIT`` (group
-  commit), each inside its own SAVEPOINT, so a job that fails rolls back alone. No job is
+  commit), each after the first inside its own SAVEPOINT, so a job that fails rolls back alone
+  (the first one, with nothing else yet to keep, rolls the transaction back). No job is
   answered before the COMMIT has returned: with ``synchronous=FULL`` every acknowledged move is
   on disk, and moves arriving together share one fsync. ``BEGIN IMMEDIATE`` takes SQLite's
   write lock, which serialises writers across processes too (``busy_timeout`` waits for
@@ -15,10 +16,11 @@ on three connections to one file in WAL mode, each with aiosqlite's thread:
   uncommitted rows, and reads do not wait for writes.
 
 Each statement is one hand-off to aiosqlite's thread and back (about 30-80 µs of CPU), so a move
-is three: its SAVEPOINT (released by the COMMIT, not by a statement of its own); the game row,
-read together with the end of its choice log, which the move checks next; and its writes, one
-``INSERT`` into a temporary view whose trigger does them all (SQLite has no data-modifying
-``WITH``; ``postgres.py`` does the same in one statement). A batch adds BEGIN and COMMIT.
+is two or three: its SAVEPOINT, if it is not first in its transaction (released by the COMMIT,
+not by a statement of its own); the game row, read together with the end of its choice log,
+which the move checks next; and its writes, one ``INSERT`` into a temporary view whose trigger
+does them all (SQLite has no data-modifying ``WITH``; ``postgres.py`` does the same in one
+statement). A transaction adds BEGIN and COMMIT: a lone move is four statements.
 
 A write job's ``fn`` (the store's logic, the engine applying the move) runs in the writer task on
 the event loop, as on PostgreSQL; only the statements go to aiosqlite's thread.
@@ -336,20 +338,26 @@ class SQLiteDatabase:
                 if job.abandoned:
                     continue
                 job.started = True
-                savepoint = f"job{len(done)}"  # a failed SAVEPOINT must not name an older one
+                # While the transaction holds nothing to keep, a failing job rolls it all back:
+                # no SAVEPOINT (a lone move is one statement shorter). A savepoint's name is
+                # new in the transaction: a failed SAVEPOINT must not name an older one.
+                savepoint = f"job{len(done)}" if done else None
                 tx = SQLiteTx(conn)
                 try:
-                    self.statements += 1
-                    await conn.execute(f"SAVEPOINT {savepoint}")
+                    if savepoint:
+                        self.statements += 1
+                        await conn.execute(f"SAVEPOINT {savepoint}")
                     result = await job.fn(tx)
                 except Exception as exc:
                     job.fail(exc)
                     self.statements += 1
-                    if not await _roll_back_to(conn, savepoint):  # the whole transaction is gone
-                        for other, _, _ in done:
-                            other.fail(exc)
-                        return
-                    continue
+                    if savepoint and await _roll_back_to(conn, savepoint):
+                        continue  # that job alone is undone
+                    with contextlib.suppress(sqlite3.Error):
+                        await conn.rollback()
+                    for other, _, _ in done:  # lost with the transaction (disk full, I/O...)
+                        other.fail(exc)
+                    return  # the jobs still waiting go in a new transaction
                 finally:
                     self.statements += tx.statements
                 done.append((job, result, tx))
@@ -394,16 +402,15 @@ class SQLiteDatabase:
 
 
 async def _roll_back_to(conn: aiosqlite.Connection, savepoint: str) -> bool:
-    """Undo one job (True), or, if that cannot be done, the whole transaction (False)."""
-    if conn.in_transaction:  # some errors (disk full, I/O) make SQLite roll back everything
-        try:
-            await conn.execute(f"ROLLBACK TO {savepoint}")
-            return True
-        except sqlite3.Error:
-            log.exception("rolling back one write job failed")
-    with contextlib.suppress(sqlite3.Error):
-        await conn.rollback()
-    return False
+    """Undo one job; False if that cannot be done (the caller rolls everything back)."""
+    if not conn.in_transaction:  # some errors (disk full, I/O) make SQLite roll back everything
+        return False
+    try:
+        await conn.execute(f"ROLLBACK TO {savepoint}")
+        return True
+    except sqlite3.Error:
+        log.exception("rolling back one write job failed")
+        return False
 
 
 async def _connect(

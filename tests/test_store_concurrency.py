@@ -321,7 +321,8 @@ class TestWriteJobs:
         await write
         assert [m.message_id for m in await store.messages(gid)] == [1]
 
-    async def test_a_job_failing_after_its_writes_rolls_back_alone(self, store, backend):
+    @pytest.mark.parametrize("failing", [1, 0], ids=["later-jobs-fail", "first-job-fails"])
+    async def test_a_job_failing_after_its_writes_rolls_back_alone(self, store, backend, failing):
         games = [(await started_game(store, seed=i, channel_id=i))[0] for i in range(6)]
 
         class Boom(Exception):
@@ -338,15 +339,15 @@ class TestWriteJobs:
 
         commits = getattr(store._db, "commits", 0)
         results = await asyncio.gather(
-            *(store._db.write(job(g, i % 2 == 1)) for i, g in enumerate(games)),
+            *(store._db.write(job(g, i % 2 == failing)) for i, g in enumerate(games)),
             return_exceptions=True,
         )
         for i, (gid, result) in enumerate(zip(games, results, strict=True)):
-            if i % 2:
+            if i % 2 == failing:
                 assert isinstance(result, Boom)
                 assert await store.messages(gid) == []
             else:
                 assert result == gid
                 assert [m.message_id for m in await store.messages(gid)] == [gid]
-        if backend == "sqlite":  # queued together: one transaction for all six
+        if backend == "sqlite":  # queued together: one commit for the three that succeed
             assert store._db.commits - commits == 1
