@@ -3,8 +3,9 @@
 SQLite through aiosqlite (its public API: ``connect``, ``execute``, ``execute_fetchall``...),
 on three connections to one file in WAL mode, each with aiosqlite's thread:
 
-- one **write** connection, used by one writer task. Write jobs (``write(fn)``) wait in a queue;
-  the writer runs those that are waiting together in one ``BEGIN IMMEDIATE ... COMMIT`` (group
+- one **write** connection, used by a writer task that runs while write jobs (``write(fn)``)
+  wait in its queue and ends when none is left (no task stays parked: simcord's tests see the
+  bot settle). The jobs waiting together run in one ``BEGIN IMMEDIATE ... COMMIT`` (group
   commit), each after the first inside its own SAVEPOINT, so a job that fails rolls back alone
   (the first one, with nothing else yet to keep, rolls the transaction back). No job is
   answered before the COMMIT has returned: with ``synchronous=FULL`` every acknowledged move is
@@ -200,9 +201,9 @@ class SQLiteDatabase:
         for conn in readers:
             self._readers.put_nowait(conn)
         self._jobs: deque[_Job] = deque()
-        self._wake = asyncio.Event()
+        self._writer_task: asyncio.Task[None] | None = None
+        """Runs while there are write jobs, and ends when there are none."""
         self._closing = False
-        self._writer_task = asyncio.create_task(self._write_loop(), name="store-sqlite-writer")
         self.commits = 0
         """COMMITs of write transactions so far (for the benchmark)."""
         self.statements = 0
@@ -266,10 +267,13 @@ class SQLiteDatabase:
     # -- writes ----------------------------------------------------------------------------
 
     def _submit(self, job: _Job) -> _Job:
-        if self._closing or self._writer_task.done():
+        if self._closing:
             raise StoreError("The game store is closed.")
         self._jobs.append(job)
-        self._wake.set()
+        if self._writer_task is None or self._writer_task.done():
+            self._writer_task = asyncio.get_running_loop().create_task(
+                self._write_loop(), name="store-sqlite-writer"
+            )
         return job
 
     async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
@@ -291,15 +295,11 @@ class SQLiteDatabase:
             await conn.set_trace_callback(callback)
 
     async def _write_loop(self) -> None:
+        """The writer task: the jobs in order, write jobs in batches, until none is left."""
         try:
-            while True:
-                while self._jobs and self._jobs[0].abandoned:
+            while self._jobs:
+                if self._jobs[0].abandoned:
                     self._jobs.popleft()
-                if not self._jobs:
-                    if self._closing:
-                        return
-                    self._wake.clear()
-                    await self._wake.wait()
                 elif self._jobs[0].call:
                     job = self._jobs.popleft()
                     job.started = True
@@ -391,9 +391,9 @@ class SQLiteDatabase:
         if self._closing:
             return
         self._closing = True
-        self._wake.set()
-        with contextlib.suppress(Exception):
-            await asyncio.shield(self._writer_task)
+        if self._writer_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._writer_task)
         for _ in range(len(self._connections) - 1):  # every reader back from its read
             await self._readers.get()
         for conn in self._connections:
