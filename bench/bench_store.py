@@ -15,7 +15,9 @@ What each figure measures:
   one Store (as in the bot): total moves / wall time. A "click" here is what the bot does for a
   human's move: the move with the next player's reminder (``remind=True``; before: a separate
   ``schedule_reminder``) and the record of the new turn message (``record_message``).
-  Commits per click counts COMMITs of write transactions (each an fsync at FULL).
+  Commits per click counts COMMITs of write transactions (each an fsync at FULL); statements
+  per move/click count every statement sent to SQLite, BEGIN and COMMIT included (each is one
+  hand-off to an aiosqlite thread and back; not printed by stores that do not count them).
 - listing: ``games_in_guild`` of a guild with that many open games, median of 20 calls.
 """
 
@@ -44,6 +46,17 @@ def has_remind(store: Store) -> bool:
 
 def commits(store: Store) -> int | None:
     return getattr(getattr(store, "_db", None), "commits", None)
+
+
+def statements(store: Store) -> int | None:
+    """Statements sent so far (each one hand-off to an aiosqlite thread); None if the store
+    does not count them."""
+    return getattr(getattr(store, "_db", None), "statements", None)
+
+
+def per(count: tuple[int | None, int | None], n: int) -> float | None:
+    before, after = count
+    return None if before is None or after is None else (after - before) / n
 
 
 async def click(store: Store, gid: int, seq: int, seat: int, choice: str, new_remind: bool):
@@ -80,9 +93,10 @@ async def single_move_latency(path: Path, synchronous: str, moves: int) -> list[
 
 async def live_games(
     path: Path, synchronous: str, games: int, moves: int, clicks: bool
-) -> tuple[int, float, int | None, list[float]]:
+) -> tuple[int, float, float | None, float | None, list[float]]:
     """``games`` tasks, one per game, each applying ``moves`` moves (or clicks) as fast as it
-    can through one Store. Returns (moves, seconds, commits, latencies)."""
+    can through one Store. Returns (moves, seconds, commits per move, statements per move,
+    latencies)."""
     store = await Store.open(path, synchronous=synchronous)
     try:
         ids = [(await started_game(store, seed=i, channel_id=i))[0] for i in range(games)]
@@ -105,13 +119,18 @@ async def live_games(
                 done += 1
             return done
 
-        before = commits(store)
+        before = commits(store), statements(store)
         t = time.perf_counter()
-        done = await asyncio.gather(*(player(g) for g in ids))
+        n = sum(await asyncio.gather(*(player(g) for g in ids)))
         secs = time.perf_counter() - t
-        after = commits(store)
-        n_commits = None if before is None or after is None else after - before
-        return sum(done), secs, n_commits, latencies
+        after = commits(store), statements(store)
+        return (
+            n,
+            secs,
+            per((before[0], after[0]), n),
+            per((before[1], after[1]), n),
+            latencies,
+        )
     finally:
         await store.close()
 
@@ -158,6 +177,11 @@ async def size_per_finished_game(path: Path, games: int) -> dict[str, float]:
     }
 
 
+def counts(commits: float | None, statements: float | None, what: str) -> str:
+    out = "" if commits is None else f", {commits:.2f} commits per {what}"
+    return out + ("" if statements is None else f", {statements:.2f} statements per {what}")
+
+
 def pct(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
@@ -175,22 +199,20 @@ async def run(args: argparse.Namespace) -> None:
             f" p95 {pct(ms, 0.95):.2f} ms over {len(ms)} moves"
         )
     for sync in ("FULL", "NORMAL"):
-        n, secs, n_commits, lat = await live_games(
+        n, secs, c, st, lat = await live_games(
             base / f"live_{sync}.db", sync, args.games, args.moves, False
         )
-        per = "" if n_commits is None else f", {n_commits / n:.2f} commits per move"
         print(
             f"{args.games} live games in one file (synchronous={sync}): {n} moves in {secs:.1f} s"
-            f" = {n / secs:.0f} moves/s{per}, p95 {pct(lat, 0.95) * 1000:.0f} ms a move"
+            f" = {n / secs:.0f} moves/s{counts(c, st, 'move')},"
+            f" p95 {pct(lat, 0.95) * 1000:.0f} ms a move"
         )
-    n, secs, n_commits, lat = await live_games(
-        base / "clicks.db", "FULL", args.games, args.moves, True
-    )
+    n, secs, c, st, lat = await live_games(base / "clicks.db", "FULL", args.games, args.moves, True)
     calls = 2 if "remind" in inspect.signature(Store.apply_choice).parameters else 3
-    per = "" if n_commits is None else f", {n_commits / n:.2f} commits per click"
     print(
         f"{args.games} live games, clicks (move + reminder + turn message, {calls} store calls,"
-        f" synchronous=FULL): {n / secs:.0f} clicks/s{per}, p95 {pct(lat, 0.95) * 1000:.0f} ms"
+        f" synchronous=FULL): {n / secs:.0f} clicks/s{counts(c, st, 'click')},"
+        f" p95 {pct(lat, 0.95) * 1000:.0f} ms"
     )
     secs = await listing(base / "listing.db", args.list_games)
     print(f"listing a guild's {args.list_games} open games: {secs * 1000:.1f} ms (median of 20)")

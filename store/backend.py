@@ -8,8 +8,9 @@ the two protocols below; each backend implements them with its own SQL, all in o
 ``Database.read(fn)`` / ``Database.write(fn)`` run ``fn(tx)`` in one transaction and return its
 result. In a write, ``tx.game(game_id, lock=True)`` serialises everything that touches that game
 across processes (SQLite: the database's write lock; PostgreSQL: ``SELECT ... FOR UPDATE``).
-``fn`` is an ``async def`` and must only await ``tx`` methods: the SQLite backend runs it on its
-database thread without an event loop (see ``sqlite.run_to_end``).
+``fn`` is an ``async def`` that awaits only ``tx`` methods: a write holds the write lock while it
+runs (SQLite runs the write jobs one after another in one writer task, see ``sqlite.py``), and a
+``fn`` must never call ``read``/``write`` itself.
 
 Rows come back as the plain records of ``store.models`` or the internal rows below; times are
 aware UTC datetimes, whatever the backend stores.

@@ -7,8 +7,8 @@ costs no parse and no replay. An entry is used only while the game's row still s
 game is verified again (from the entry onwards when the log still runs through it).
 
 States are kept for the ``max_states`` most recently used games (about 20-40 KiB each); the
-``Verified`` facts, a few dozen bytes, for every game seen. Thread-safe: the SQLite backend
-uses it from its database thread, replays run in worker threads.
+``Verified`` facts, a few dozen bytes, for every game seen. Thread-safe: the store uses it from
+the event loop, replays run in worker threads.
 """
 
 from __future__ import annotations

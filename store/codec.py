@@ -27,8 +27,6 @@ log = logging.getLogger(__name__)
 SELF_CHECKS = 20
 
 _STATE_FIELDS = [f.name for f in fields(GameState) if f.name != "pending_choices"]
-_SETUP_FIELDS = [f.name for f in fields(GameSetup)]
-_PLAYER_FIELDS = [f.name for f in fields(PlayerState)]
 
 _lock = threading.Lock()
 _checks_left = {"encode": SELF_CHECKS, "decode": SELF_CHECKS}
@@ -41,8 +39,10 @@ def sha256(text: str) -> str:
 
 def _dump(state: GameState) -> str:
     d: dict[str, Any] = {name: getattr(state, name) for name in _STATE_FIELDS}
-    d["setup"] = {name: getattr(state.setup, name) for name in _SETUP_FIELDS}
-    d["players"] = [{name: getattr(p, name) for name in _PLAYER_FIELDS} for p in state.players]
+    # the engine's own dicts of setup and players: they leave out fields at their version-1
+    # value (rules_version, played), so that older games keep their exact text
+    d["setup"] = state.setup.to_dict()
+    d["players"] = [p.to_dict() for p in state.players]
     return json.dumps(d, sort_keys=True, separators=(",", ":"))
 
 

@@ -1,20 +1,33 @@
 """The SQLite backend (the default): every SQLite statement of the store is in this file.
 
-One connection, owned by one database thread. A store operation is one job for that thread:
-the whole transaction runs there in one hand-off (aiosqlite, used before, handed each statement
-over separately, 13 times a move, and logged each statement with its parameters at DEBUG).
+SQLite through aiosqlite (its public API: ``connect``, ``execute``, ``execute_fetchall``...),
+on three connections to one file in WAL mode, each with aiosqlite's thread:
 
-Group commit: write jobs waiting in the queue when the thread gets to them run in one
-``BEGIN IMMEDIATE ... COMMIT``, each inside its own SAVEPOINT, so one failing job rolls back
-alone. No job is answered before the COMMIT has returned, so with ``synchronous=FULL`` every
-acknowledged move is on disk; several moves share one fsync when they arrive together.
+- one **write** connection, used by a writer task that runs while write jobs (``write(fn)``)
+  wait in its queue and ends when none is left (no task stays parked: simcord's tests see the
+  bot settle). The jobs waiting together run in one ``BEGIN IMMEDIATE ... COMMIT`` (group
+  commit), each after the first inside its own SAVEPOINT, so a job that fails rolls back alone
+  (the first one, with nothing else yet to keep, rolls the transaction back). No job is
+  answered before the COMMIT has returned: with ``synchronous=FULL`` every acknowledged move is
+  on disk, and moves arriving together share one fsync. ``BEGIN IMMEDIATE`` takes SQLite's
+  write lock, which serialises writers across processes too (``busy_timeout`` waits for
+  another process's transaction).
+- two **read** connections (``PRAGMA query_only``), each running one ``read(fn)`` at a time in
+  a plain ``BEGIN``: WAL gives the transaction the last committed state, never a write job's
+  uncommitted rows, and reads do not wait for writes.
 
-``BEGIN IMMEDIATE`` takes SQLite's write lock, which serialises writers across processes too
-(``busy_timeout`` waits for another process's transaction).
+Each statement is one hand-off to aiosqlite's thread and back (about 30-80 µs of CPU), so a move
+is two or three: its SAVEPOINT, if it is not first in its transaction (released by the COMMIT,
+not by a statement of its own); the game row, read together with the end of its choice log,
+which the move checks next; and its writes, one ``INSERT`` into a temporary view whose trigger
+does them all (SQLite has no data-modifying ``WITH``; ``postgres.py`` does the same in one
+statement). A transaction adds BEGIN and COMMIT: a lone move is four statements.
 
-Transactions are written as ``async def fn(tx)`` (see ``store.backend``). Here every ``tx``
-method is synchronous under its ``async`` mask, so ``run_to_end`` drives ``fn(tx)`` to its end
-on the database thread without an event loop.
+A write job's ``fn`` (the store's logic, the engine applying the move) runs in the writer task on
+the event loop, as on PostgreSQL; only the statements go to aiosqlite's thread.
+
+aiosqlite logs every statement with its parameters (saved states, hands) at DEBUG: ``store.logs``
+keeps its logger at INFO.
 """
 
 from __future__ import annotations
@@ -22,14 +35,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import queue
 import sqlite3
-import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
+
+import aiosqlite
 
 from . import migrate
 from .backend import (
@@ -61,6 +75,9 @@ T = TypeVar("T")
 MAX_BATCH = 64
 """Write jobs committed together at most (group commit)."""
 
+READERS = 2
+"""Read connections: a long read (a listing, a check) does not hold up the others."""
+
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, status, broken_reason, broken_from, seed, options,"
     " setup, creator_id, seq, log_digest, to_move, created_at, updated_at, started_at,"
@@ -72,15 +89,42 @@ _MSG_COLS = "id, game_id, kind, channel_id, message_id, seq, created_at"
 _REM_COLS = "id, game_id, user_id, due_at, seq, attempt, status, sent_at"
 _R_REM_COLS = ", ".join("r." + c for c in _REM_COLS.split(", "))
 
+_GAME_AND_LOG_END = (
+    f"SELECT {', '.join('g.' + c for c in _GAME_COLS.split(', '))}, c.id AS c_id, c.seq AS c_seq,"
+    " c.seat AS c_seat, c.choice_id AS c_choice_id, c.digest AS c_digest"
+    " FROM games g LEFT JOIN choices c ON c.game_id = g.id AND c.undone_at IS NULL"
+    " AND typeof(g.seq) = 'integer' AND c.seq >= MAX(0, g.seq - 2)"
+    " WHERE g.id = ? ORDER BY c.seq"
+)
+"""A game row with the last two live choices (one row each; one row with NULLs if none)."""
 
-def run_to_end(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine that never really waits (every await is a synchronous ``tx`` call)."""
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coro.close()
-    raise RuntimeError("a store transaction awaited something else than its tx on SQLite")
+_MOVE_COLS = (
+    "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous"
+)
+MOVE_WRITES = (
+    # Every write of a move (``Tx.record_move``) as one statement: an INSERT into this view.
+    # TEMP: the view and its trigger live in the write connection only, never in the file.
+    f"CREATE TEMP VIEW move_writes ({_MOVE_COLS}) AS"
+    f" SELECT {', '.join(['NULL'] * len(_MOVE_COLS.split(', ')))} WHERE 0",
+    """
+    CREATE TEMP TRIGGER move_writes_insert INSTEAD OF INSERT ON move_writes BEGIN
+        INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
+        VALUES (NEW.game_id, NEW.seq, NEW.seat, NEW.choice_id, NEW.at, NEW.digest);
+        INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, created_at)
+        VALUES (NEW.game_id, NEW.seq + 1, NEW.state, NEW.state_digest, NEW.at);
+        -- once over, seed + choices + final state suffice; else drop a non-checkpoint
+        DELETE FROM snapshots WHERE game_id = NEW.game_id AND (
+            (NEW.over AND seq NOT IN (0, NEW.seq + 1))
+            OR (NOT NEW.over AND NEW.drop_previous AND seq = NEW.seq));
+        UPDATE games SET seq = NEW.seq + 1, log_digest = NEW.digest, to_move = NEW.to_move,
+            updated_at = NEW.at, status = CASE WHEN NEW.over THEN 'finished' ELSE 'active' END,
+            finished_at = CASE WHEN NEW.over THEN NEW.at END
+        WHERE id = NEW.game_id;
+        UPDATE reminders SET status = 'cancelled'
+        WHERE game_id = NEW.game_id AND status = 'pending';
+    END
+    """,
+)
 
 
 def _dt(text: Any) -> datetime:
@@ -94,29 +138,51 @@ def _opt_dt(text: Any) -> datetime | None:
     return _dt(text) if text else None
 
 
-# ---------------------------------------------------------------------------- the thread
+# ---------------------------------------------------------------------------- the database
 
 
 class _Job:
-    __slots__ = ("kind", "fn", "future", "loop")
+    """A write transaction (``fn(tx)``) or a maintenance call (``fn(connection)``) waiting for
+    the writer task, which answers ``future``."""
 
-    def __init__(self, kind: str, fn: Any, loop: asyncio.AbstractEventLoop) -> None:
-        self.kind = kind  # 'read' | 'write' | 'call' | 'stop'
+    __slots__ = ("abandoned", "call", "fn", "future", "started")
+
+    def __init__(self, fn: Callable[[Any], Awaitable[Any]], *, call: bool = False) -> None:
         self.fn = fn
-        self.loop = loop
-        self.future: asyncio.Future[Any] = loop.create_future()
+        self.call = call
+        self.started = False
+        self.abandoned = False
+        """Its caller was cancelled before it started: the writer drops it."""
+        self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
-    def answer(self, result: Any = None, error: BaseException | None = None) -> None:
-        def resolve() -> None:
-            if self.future.done():  # the caller was cancelled: the work stands or not, as is
-                return
-            if error is not None:
-                self.future.set_exception(error)
-            else:
-                self.future.set_result(result)
+    def succeed(self, result: Any) -> None:
+        if not self.future.done():
+            self.future.set_result(result)
 
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-            self.loop.call_soon_threadsafe(resolve)
+    def fail(self, error: BaseException) -> None:
+        if not self.future.done() and not self.abandoned:
+            self.future.set_exception(error)
+
+    async def outcome(self) -> Any:
+        """Wait for the answer. A caller cancelled while its job runs waits for the job to
+        commit or roll back before it stops, so that what it wrote, or not, is settled (a read
+        that follows sees it); one cancelled before its job started stops at once."""
+        try:
+            return await asyncio.shield(self.future)
+        except asyncio.CancelledError:
+            if not self.started:
+                self.abandoned = True
+                raise
+            self.future.add_done_callback(_retrieve)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.future)
+            raise
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark an answer nobody may wait for any more as read (no 'never retrieved' warning)."""
+    if not future.cancelled():
+        future.exception()
 
 
 class SQLiteDatabase:
@@ -124,15 +190,25 @@ class SQLiteDatabase:
 
     name = "sqlite"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self, path: Path, writer: aiosqlite.Connection, readers: list[aiosqlite.Connection]
+    ) -> None:
         self.path = path
         self.location = str(path)
-        self._conn: sqlite3.Connection | None = None
-        self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._work, name="store-sqlite", daemon=True)
-        self._closed = False
+        self._writer = writer
+        self._connections = [writer, *readers]
+        self._readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        for conn in readers:
+            self._readers.put_nowait(conn)
+        self._jobs: deque[_Job] = deque()
+        self._writer_task: asyncio.Task[None] | None = None
+        """Runs while there are write jobs, and ends when there are none."""
+        self._closing = False
         self.commits = 0
         """COMMITs of write transactions so far (for the benchmark)."""
+        self.statements = 0
+        """Statements sent by reads and writes so far, BEGIN and COMMIT included: each is one
+        hand-off to an aiosqlite thread and back (for the benchmark)."""
 
     @classmethod
     async def open(
@@ -147,236 +223,283 @@ class SQLiteDatabase:
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-        db = cls(path)
-        db._thread.start()
+        opened: list[aiosqlite.Connection] = []
         try:
-            await db.call(lambda _: db._connect(synchronous.upper(), busy_timeout_ms))
-            await db.call(lambda conn: migrate_sqlite(conn, migrations))
+            writer = await _connect(path, synchronous.upper(), busy_timeout_ms, opened)
+            await migrate_sqlite(writer, migrations)
+            for sql in MOVE_WRITES:
+                await writer.execute(sql)
+            readers = [
+                await _connect(path, synchronous.upper(), busy_timeout_ms, opened, read_only=True)
+                for _ in range(READERS)
+            ]
         except BaseException:
-            await db.close()
+            for conn in opened:
+                with contextlib.suppress(Exception):
+                    await conn.close()
             raise
-        return db
+        return cls(path, writer, readers)
 
-    def _connect(self, synchronous: str, busy_timeout_ms: int) -> None:
-        conn = sqlite3.connect(
-            self.path, isolation_level=None, timeout=busy_timeout_ms / 1000, check_same_thread=False
-        )
-        try:
-            conn.row_factory = sqlite3.Row
-            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            _enable_wal(conn, busy_timeout_ms / 1000)
-            conn.execute(f"PRAGMA synchronous = {synchronous}")
-            conn.execute("PRAGMA foreign_keys = ON")
-        except BaseException:
-            conn.close()
-            raise
-        self._conn = conn
-
-    # -- submitting jobs -------------------------------------------------------------------
-
-    def _submit(self, kind: str, fn: Any) -> asyncio.Future[Any]:
-        if self._closed:
-            raise StoreError("The game store is closed.")
-        job = _Job(kind, fn, asyncio.get_running_loop())
-        self._queue.put(job)
-        return job.future
+    # -- reads -----------------------------------------------------------------------------
 
     async def read(self, fn: Callable[[Any], Awaitable[T]]) -> T:
-        return await self._submit("read", fn)  # type: ignore[no-any-return]
-
-    async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
-        return await self._submit("write", fn)  # type: ignore[no-any-return]
-
-    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(connection)`` on the database thread, outside any transaction the store
-        opens (maintenance: pragmas, migrations, raw statements in tests)."""
-        return await self._submit("call", fn)  # type: ignore[no-any-return]
+        """``fn(tx)`` in one read transaction on a read connection: the last committed state,
+        the same for each of its statements."""
+        if self._closing:
+            raise StoreError("The game store is closed.")
+        conn = await self._readers.get()
+        tx = SQLiteTx(conn)
+        try:
+            try:
+                await conn.execute("BEGIN")
+                return await fn(tx)
+            finally:
+                self.statements += tx.statements + 2
+                # queued behind any statement still running for a cancelled caller, and
+                # shielded: the connection goes back to the pool out of its transaction
+                await asyncio.shield(conn.rollback())
+        finally:
+            self._readers.put_nowait(conn)
 
     async def schema_version(self) -> int:
-        return await self.call(current_version)
+        return await self.read(lambda tx: current_version(tx.connection))
 
-    async def close(self) -> None:
-        if self._closed:
-            return
-        job = _Job("stop", None, asyncio.get_running_loop())
-        self._closed = True
-        self._queue.put(job)
-        await asyncio.shield(job.future)
-        await asyncio.to_thread(self._thread.join)
+    # -- writes ----------------------------------------------------------------------------
 
-    # -- the database thread -----------------------------------------------------------------
+    def _submit(self, job: _Job) -> _Job:
+        if self._closing:
+            raise StoreError("The game store is closed.")
+        self._jobs.append(job)
+        if self._writer_task is None or self._writer_task.done():
+            self._writer_task = asyncio.get_running_loop().create_task(
+                self._write_loop(), name="store-sqlite-writer"
+            )
+        return job
 
-    def _work(self) -> None:
-        leftover: _Job | None = None
-        while True:
-            job = leftover or self._queue.get()
-            leftover = None
-            if job.kind == "write":
-                batch = [job]
-                while len(batch) < MAX_BATCH:
+    async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        """``fn(tx)`` in a write transaction, answered once it has committed. ``fn`` runs in
+        the writer task and holds the write lock: it should await only ``tx`` methods (and
+        never ``read`` or ``write``)."""
+        return await self._submit(_Job(fn)).outcome()  # type: ignore[no-any-return]
+
+    async def call(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """``await fn(connection)`` on the write connection between transactions
+        (maintenance: pragmas, raw statements in tests)."""
+        return await self._submit(_Job(fn, call=True)).outcome()  # type: ignore[no-any-return]
+
+    async def trace_statements(self, callback: Callable[[str], None] | None) -> None:
+        """SQLite's trace hook on every connection (tests count statements). The text holds
+        the parameters: never log it. A trigger's statements are traced too, under the text
+        of the statement that fired it."""
+        for conn in self._connections:
+            await conn.set_trace_callback(callback)
+
+    async def _write_loop(self) -> None:
+        """The writer task: the jobs in order, write jobs in batches, until none is left."""
+        try:
+            while self._jobs:
+                if self._jobs[0].abandoned:
+                    self._jobs.popleft()
+                elif self._jobs[0].call:
+                    job = self._jobs.popleft()
+                    job.started = True
                     try:
-                        nxt = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if nxt.kind != "write":
-                        leftover = nxt
-                        break
-                    batch.append(nxt)
-                self._write_batch(batch)
-            elif job.kind == "read":
-                self._read(job)
-            elif job.kind == "call":
-                try:
-                    job.answer(job.fn(self._conn))
-                except BaseException as exc:
-                    job.answer(error=exc)
-            else:  # stop
-                if self._conn is not None:
-                    with contextlib.suppress(Exception):
-                        self._conn.close()
-                    self._conn = None
-                job.answer()
-                self._drain_after_stop()
-                return
+                        job.succeed(await job.fn(self._writer))
+                    except Exception as exc:
+                        job.fail(exc)
+                else:
+                    try:
+                        await self._write_batch()
+                    except Exception:  # pragma: no cover - the jobs are answered; keep going
+                        log.exception("a batch of store writes failed")
+                        with contextlib.suppress(Exception):
+                            await self._writer.rollback()
+        finally:
+            while self._jobs:
+                self._jobs.popleft().fail(StoreError("The game store is closed."))
 
-    def _drain_after_stop(self) -> None:
-        while True:
-            try:
-                job = self._queue.get_nowait()
-            except queue.Empty:
-                return
-            job.answer(error=StoreError("The game store is closed."))
-
-    def _read(self, job: _Job) -> None:
-        conn = self._conn
-        assert conn is not None
-        try:
-            conn.execute("BEGIN")
-            try:
-                result = run_to_end(job.fn(SQLiteTx(conn)))
-            finally:
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-        except BaseException as exc:
-            job.answer(error=exc)
-            return
-        job.answer(result)
-
-    def _write_batch(self, batch: list[_Job]) -> None:
-        conn = self._conn
-        assert conn is not None
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except BaseException as exc:
-            for job in batch:
-                job.answer(error=exc)
-            return
+    async def _write_batch(self) -> None:
+        """Run the write jobs waiting now, and those arriving meanwhile (up to MAX_BATCH), in
+        one transaction; answer them once it has committed."""
+        conn = self._writer
         done: list[tuple[_Job, Any, SQLiteTx]] = []
-        for job in batch:
-            tx = SQLiteTx(conn)
-            try:
-                conn.execute("SAVEPOINT job")
-                result = run_to_end(job.fn(tx))
-                conn.execute("RELEASE job")
-            except BaseException as exc:
-                if conn.in_transaction:
-                    try:
-                        conn.execute("ROLLBACK TO job")
-                        conn.execute("RELEASE job")
-                    except sqlite3.Error:
-                        log.exception("rolling back one job failed")
-                job.answer(error=exc)
-                if not conn.in_transaction:  # SQLite rolled the whole transaction back
-                    for other, _, _ in done:
-                        other.answer(error=exc)
-                    done = []
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("BEGIN IMMEDIATE")
-                continue
-            done.append((job, result, tx))
+        job: _Job | None = None
         try:
-            conn.execute("COMMIT" if done else "ROLLBACK")
-            if done:
-                self.commits += 1
-        except BaseException as exc:
-            with contextlib.suppress(sqlite3.Error):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            for job, _, _ in done:
-                job.answer(error=exc)
+            self.statements += 1
+            await conn.execute("BEGIN IMMEDIATE")
+        except Exception as exc:  # another process held the lock past busy_timeout...
+            job = self._jobs.popleft()
+            job.started = True
+            job.fail(exc)
             return
+        try:
+            while self._jobs and not self._jobs[0].call and len(done) < MAX_BATCH:
+                job = self._jobs.popleft()
+                if job.abandoned:
+                    continue
+                job.started = True
+                # While the transaction holds nothing to keep, a failing job rolls it all back:
+                # no SAVEPOINT (a lone move is one statement shorter). A savepoint's name is
+                # new in the transaction: a failed SAVEPOINT must not name an older one.
+                savepoint = f"job{len(done)}" if done else None
+                tx = SQLiteTx(conn)
+                try:
+                    if savepoint:
+                        self.statements += 1
+                        await conn.execute(f"SAVEPOINT {savepoint}")
+                    result = await job.fn(tx)
+                except Exception as exc:
+                    job.fail(exc)
+                    self.statements += 1
+                    if savepoint and await _roll_back_to(conn, savepoint):
+                        continue  # that job alone is undone
+                    with contextlib.suppress(sqlite3.Error):
+                        await conn.rollback()
+                    for other, _, _ in done:  # lost with the transaction (disk full, I/O...)
+                        other.fail(exc)
+                    return  # the jobs still waiting go in a new transaction
+                finally:
+                    self.statements += tx.statements
+                done.append((job, result, tx))
+            job = None
+            self.statements += 1
+            if not done:
+                await conn.rollback()
+                return
+            try:
+                await conn.commit()
+            except Exception as exc:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+                for job, _, _ in done:
+                    job.fail(exc)
+                return
+        except BaseException as exc:  # the writer task is cancelled, or worse: no COMMIT
+            error = exc if isinstance(exc, Exception) else StoreError("The game store is closed.")
+            if job is not None:
+                job.fail(error)
+            for other, _, _ in done:
+                other.fail(error)
+            raise
+        self.commits += 1
         for job, result, tx in done:
             tx.committed()
-            job.answer(result)
+            job.succeed(result)
+
+    async def close(self) -> None:
+        """Finish the queued writes and the running reads, then close the connections."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._writer_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._writer_task)
+        for _ in range(len(self._connections) - 1):  # every reader back from its read
+            await self._readers.get()
+        for conn in self._connections:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
 
-def _enable_wal(conn: sqlite3.Connection, timeout: float) -> None:
+async def _roll_back_to(conn: aiosqlite.Connection, savepoint: str) -> bool:
+    """Undo one job; False if that cannot be done (the caller rolls everything back)."""
+    if not conn.in_transaction:  # some errors (disk full, I/O) make SQLite roll back everything
+        return False
+    try:
+        await conn.execute(f"ROLLBACK TO {savepoint}")
+        return True
+    except sqlite3.Error:
+        log.exception("rolling back one write job failed")
+        return False
+
+
+async def _connect(
+    path: Path,
+    synchronous: str,
+    busy_timeout_ms: int,
+    opened: list[aiosqlite.Connection],
+    *,
+    read_only: bool = False,
+) -> aiosqlite.Connection:
+    # isolation_level=None: the store writes BEGIN/COMMIT itself
+    conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    opened.append(conn)
+    conn.row_factory = aiosqlite.Row
+    await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    await _enable_wal(conn, busy_timeout_ms / 1000)
+    await conn.execute(f"PRAGMA synchronous = {synchronous}")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    if read_only:
+        await conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
     """Switch to WAL. Switching needs an exclusive lock for which SQLite does not always
     call the busy handler (several processes opening a new file at once): retry."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            row = conn.execute("PRAGMA journal_mode = WAL").fetchone()
-            if row is None or str(row[0]).lower() not in ("wal", "memory"):
-                raise StoreError(
-                    f"Could not switch the database to WAL mode (got {row and row[0]})"
-                )
+            rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+            mode = str(rows[0][0]).lower() if rows else None
+            if mode not in ("wal", "memory"):
+                raise StoreError(f"Could not switch the database to WAL mode (got {mode})")
             return
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
-            time.sleep(0.02)
+            await asyncio.sleep(0.02)
 
 
 # ---------------------------------------------------------------------------- migrations
 
 
-def current_version(conn: sqlite3.Connection) -> int:
+async def current_version(conn: aiosqlite.Connection) -> int:
     """Highest applied migration version (0 for an empty database)."""
-    if (
-        conn.execute(
+    if not list(
+        await conn.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
-        ).fetchone()
-        is None
+        )
     ):
         return 0
-    row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
-    return int(row[0]) if row else 0
+    rows = list(await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+    return int(rows[0][0]) if rows else 0
 
 
-def migrate_sqlite(
-    conn: sqlite3.Connection, migrations: list[migrate.Migration], *, target: int | None = None
+async def migrate_sqlite(
+    conn: aiosqlite.Connection, migrations: list[migrate.Migration], *, target: int | None = None
 ) -> list[int]:
     """Apply pending migrations (up to ``target``), each in its own ``BEGIN IMMEDIATE``
-    transaction that re-checks the version (two processes starting at once are safe)."""
+    transaction that re-checks the version (two processes starting at once are safe).
+    ``conn`` must be opened with ``isolation_level=None``."""
     latest = migrations[-1].version if migrations else 0
-    version = current_version(conn)
+    version = await current_version(conn)
     if version > latest:
         raise SchemaTooNew(migrate.too_new_message(version, latest))
     applied = []
     for mig in migrate.pending(migrations, version, target):
-        conn.execute("BEGIN IMMEDIATE")
+        await conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.execute(migrate.VERSION_TABLE)
-            version = current_version(conn)
+            await conn.execute(migrate.VERSION_TABLE)
+            version = await current_version(conn)
             if version > latest:
                 raise SchemaTooNew(migrate.too_new_message(version, latest))
             if version >= mig.version:  # another process got here first
-                conn.execute("ROLLBACK")
+                await conn.rollback()
                 continue
             if version != mig.version - 1:
                 raise MigrationError(f"Cannot apply {mig.name} on top of version {version}")
             for stmt in migrate.split_statements(mig.sql):
-                conn.execute(stmt)
-            conn.execute(
+                await conn.execute(stmt)
+            await conn.execute(
                 "INSERT INTO schema_version (version, name, checksum, applied_at)"
                 " VALUES (?, ?, ?, ?)",
                 (mig.version, mig.name, mig.checksum, to_db(utcnow())),
             )
-            conn.execute("COMMIT")
+            await conn.commit()
         except BaseException as exc:
             if conn.in_transaction:
-                conn.execute("ROLLBACK")
+                await conn.rollback()
             if isinstance(exc, sqlite3.Error):
                 raise MigrationError(f"Migration {mig.name} failed: {exc}") from exc
             raise
@@ -391,9 +514,17 @@ def migrate_sqlite(
 class SQLiteTx:
     """Every SQL statement of the SQLite backend (see ``store.backend.Tx`` for the contract)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._c = conn
         self._after: list[Callable[[], None]] = []
+        self.statements = 0
+        self._log_end: tuple[int, int, list[ChoiceRow]] | None = None
+        """(game id, from seq, live choices from there) read with the game row by ``game``,
+        for a ``live_choices`` asked next (before any other statement)."""
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        return self._c
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         self._after.append(callback)
@@ -405,24 +536,49 @@ class SQLiteTx:
             except Exception:  # pragma: no cover - a cache update must not fail a commit
                 log.exception("after-commit callback failed")
 
-    def _one(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Row | None:
-        return self._c.execute(sql, args).fetchone()  # type: ignore[no-any-return]
+    # Every statement is one hand-off to aiosqlite's thread and back.
 
-    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return self._c.execute(sql, args).fetchall()
+    async def _all(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        self._log_end = None
+        self.statements += 1
+        return list(await self._c.execute_fetchall(sql, args))
+
+    async def _one(self, sql: str, args: Iterable[Any] = ()) -> sqlite3.Row | None:
+        return next(iter(await self._all(sql, args)), None)
+
+    async def _run(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Cursor:
+        self._log_end = None
+        self.statements += 1
+        return await self._c.execute(sql, args)
+
+    async def _run_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        self._log_end = None
+        self.statements += 1
+        await self._c.executemany(sql, rows)
 
     # -- games and seats -------------------------------------------------------------------
 
     async def game(self, game_id: int, *, lock: bool = False) -> GameRow | None:
         # lock: the write transaction already holds SQLite's (database-wide) write lock.
-        row = self._one(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
-        return None if row is None else _game_row(row)
+        # The same statement reads the end of the choice log (the last two live choices), which
+        # every load and move checks next (``play._check_log_end``): one hand-off, not two.
+        rows = await self._all(_GAME_AND_LOG_END, (game_id,))
+        if not rows:
+            return None
+        game = _game_row(rows[0])
+        if isinstance(game.seq, int):
+            self._log_end = (
+                game_id,
+                max(0, game.seq - 2),
+                [_choice_row(r) for r in rows if r["c_id"] is not None],
+            )
+        return game
 
     async def insert_game(
         self, guild_id: int, channel_id: int, creator_id: int, options: str, at: datetime
     ) -> int:
         ts = to_db(at)
-        cur = self._c.execute(
+        cur = await self._run(
             "INSERT INTO games (guild_id, channel_id, creator_id, options, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, creator_id, options, ts, ts),
@@ -436,7 +592,7 @@ class SQLiteTx:
             raise ValueError(f"not a games column: {sorted(bad)}")
         cols = ", ".join(f"{k} = ?" for k in values)
         args = [to_db(v) if isinstance(v, datetime) else v for v in values.values()]
-        self._c.execute(f"UPDATE games SET {cols} WHERE id = ?", (*args, game_id))
+        await self._run(f"UPDATE games SET {cols} WHERE id = ?", (*args, game_id))
 
     async def find_games(
         self, by: str, key: int, statuses: list[str] | None
@@ -451,10 +607,12 @@ class SQLiteTx:
             args += statuses
         games = [
             _game_row(r)
-            for r in self._all(f"SELECT {_GAME_COLS} FROM games WHERE {where} ORDER BY id", args)
+            for r in await self._all(
+                f"SELECT {_GAME_COLS} FROM games WHERE {where} ORDER BY id", args
+            )
         ]
         seats: dict[int, list[SeatRecord]] = {g.id: [] for g in games}
-        for r in self._all(
+        for r in await self._all(
             f"SELECT game_id, {_SEAT_COLS} FROM seats WHERE game_id IN"
             f" (SELECT id FROM games WHERE {where}) ORDER BY game_id, join_order",
             args,
@@ -466,18 +624,18 @@ class SQLiteTx:
         sql, args = "SELECT id FROM games", list(statuses or [])
         if statuses is not None:
             sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
-        return [r[0] for r in self._all(sql + " ORDER BY id", args)]
+        return [r[0] for r in await self._all(sql + " ORDER BY id", args)]
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
         return [
             _seat(r)
-            for r in self._all(
+            for r in await self._all(
                 f"SELECT {_SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY join_order", (game_id,)
             )
         ]
 
     async def insert_seat(self, game_id: int, seat: SeatRecord) -> None:
-        self._c.execute(
+        await self._run(
             f"INSERT INTO seats (game_id, {_SEAT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
@@ -495,11 +653,11 @@ class SQLiteTx:
         self, game_id: int, *, user_id: int | None, join_order: int | None
     ) -> bool:
         if user_id is not None:
-            cur = self._c.execute(
+            cur = await self._run(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
         else:
-            cur = self._c.execute(
+            cur = await self._run(
                 "DELETE FROM seats WHERE game_id = ? AND join_order = ?", (game_id, join_order)
             )
         return cur.rowcount > 0
@@ -507,7 +665,7 @@ class SQLiteTx:
     async def set_seat_turn(
         self, game_id: int, join_order: int, turn_index: int, colour: str | None
     ) -> None:
-        self._c.execute(
+        await self._run(
             "UPDATE seats SET turn_index = ?, colour = ? WHERE game_id = ? AND join_order = ?",
             (turn_index, colour, game_id, join_order),
         )
@@ -515,17 +673,22 @@ class SQLiteTx:
     # -- choices and snapshots -------------------------------------------------------------
 
     async def live_choices(self, game_id: int, from_seq: int = 0) -> list[ChoiceRow]:
+        end = self._log_end
+        if end is not None and end[:2] == (game_id, from_seq):
+            self._log_end = None
+            return end[2]
         return [
-            ChoiceRow(r[0], r[1], r[2], r[3], r[4])
-            for r in self._all(
-                "SELECT id, seq, seat, choice_id, digest FROM choices"
+            _choice_row(r)
+            for r in await self._all(
+                "SELECT id AS c_id, seq AS c_seq, seat AS c_seat, choice_id AS c_choice_id,"
+                " digest AS c_digest FROM choices"
                 " WHERE game_id = ? AND undone_at IS NULL AND seq >= ? ORDER BY seq",
                 (game_id, from_seq),
             )
         ]
 
     async def last_live_choice(self, game_id: int) -> ChoiceRow | None:
-        r = self._one(
+        r = await self._one(
             "SELECT id, seq, seat, choice_id, digest FROM choices"
             " WHERE game_id = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1",
             (game_id,),
@@ -536,16 +699,16 @@ class SQLiteTx:
         sql = f"SELECT {_CHOICE_COLS} FROM choices WHERE game_id = ?"
         if not include_undone:
             sql += " AND undone_at IS NULL"
-        return [_choice(r) for r in self._all(sql + " ORDER BY id", (game_id,))]
+        return [_choice(r) for r in await self._all(sql + " ORDER BY id", (game_id,))]
 
     async def fill_choice_digests(self, game_id: int, digests: list[tuple[int, str]]) -> None:
-        self._c.executemany(
+        await self._run_many(
             "UPDATE choices SET digest = ? WHERE id = ? AND game_id = ? AND digest IS NULL",
             [(d, i, game_id) for i, d in digests],
         )
 
     async def snapshot(self, game_id: int, seq: int) -> SnapshotRow | None:
-        r = self._one(
+        r = await self._one(
             "SELECT seq, state, digest FROM snapshots WHERE game_id = ? AND seq = ?",
             (game_id, seq),
         )
@@ -554,7 +717,7 @@ class SQLiteTx:
     async def snapshots(self, game_id: int) -> list[SnapshotRow]:
         return [
             SnapshotRow(r[0], r[1], r[2])
-            for r in self._all(
+            for r in await self._all(
                 "SELECT seq, state, digest FROM snapshots WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             )
@@ -563,60 +726,40 @@ class SQLiteTx:
     async def replace_snapshots(
         self, game_id: int, snapshots: list[tuple[int, str, str]], at: datetime
     ) -> None:
-        self._c.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
-        self._c.executemany(
+        await self._run("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+        await self._run_many(
             "INSERT INTO snapshots (game_id, seq, state, digest, created_at) VALUES (?, ?, ?, ?, ?)",
             [(game_id, seq, text, digest, to_db(at)) for seq, text, digest in snapshots],
         )
 
     async def record_move(self, m: MoveWrite) -> None:
-        ts, new_seq = to_db(m.at), m.seq + 1
-        c = self._c
-        c.execute(
-            "INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (m.game_id, m.seq, m.seat, m.choice_id, ts, m.digest),
-        )
-        c.execute(
-            "INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (m.game_id, new_seq, m.state, m.state_digest, ts),
-        )
-        if m.over:  # seed + choices + final state suffice from now on
-            c.execute(
-                "DELETE FROM snapshots WHERE game_id = ? AND seq NOT IN (0, ?)",
-                (m.game_id, new_seq),
-            )
-        elif m.drop_previous:
-            c.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (m.game_id, m.seq))
-        c.execute(
-            "UPDATE games SET seq = ?, log_digest = ?, to_move = ?, updated_at = ?, status = ?,"
-            " finished_at = ? WHERE id = ?",
+        # one statement, one hand-off: the trigger of the move_writes view does every write
+        await self._run(
+            f"INSERT INTO move_writes ({_MOVE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                new_seq,
-                m.digest,
-                m.to_move,
-                ts,
-                "finished" if m.over else "active",
-                ts if m.over else None,
                 m.game_id,
+                m.seq,
+                m.seat,
+                m.choice_id,
+                m.digest,
+                m.state,
+                m.state_digest,
+                int(m.over),
+                m.to_move,
+                to_db(m.at),
+                int(m.drop_previous),
             ),
-        )
-        c.execute(
-            "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'",
-            (m.game_id,),
         )
 
     async def record_undo(self, u: UndoWrite) -> None:
         ts = to_db(u.at)
-        c = self._c
-        c.execute("UPDATE choices SET undone_at = ? WHERE id = ?", (ts, u.choice_row_id))
-        c.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (u.game_id, u.seq))
-        c.execute(
+        await self._run("UPDATE choices SET undone_at = ? WHERE id = ?", (ts, u.choice_row_id))
+        await self._run("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (u.game_id, u.seq))
+        await self._run(
             "INSERT INTO snapshots (game_id, seq, state, digest, created_at) VALUES (?, ?, ?, ?, ?)",
             (u.game_id, u.seq, u.state, u.state_digest, ts),
         )
-        c.execute(
+        await self._run(
             "UPDATE games SET seq = ?, log_digest = ?, to_move = ?, updated_at = ?, status = ?,"
             " finished_at = ? WHERE id = ?",
             (
@@ -629,7 +772,7 @@ class SQLiteTx:
                 u.game_id,
             ),
         )
-        c.execute(
+        await self._run(
             "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'",
             (u.game_id,),
         )
@@ -645,7 +788,7 @@ class SQLiteTx:
         seq: int | None,
         at: datetime,
     ) -> int:
-        cur = self._c.execute(
+        cur = await self._run(
             "INSERT INTO messages (game_id, kind, channel_id, message_id, seq, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, kind, channel_id, message_id, seq, to_db(at)),
@@ -654,7 +797,7 @@ class SQLiteTx:
         return cur.lastrowid
 
     async def latest_message(self, game_id: int, kind: str) -> MessageRecord | None:
-        r = self._one(
+        r = await self._one(
             f"SELECT {_MSG_COLS} FROM messages WHERE game_id = ? AND kind = ?"
             " ORDER BY id DESC LIMIT 1",
             (game_id, kind),
@@ -666,7 +809,7 @@ class SQLiteTx:
         if kind is not None:
             sql += " AND kind = ?"
             args.append(kind)
-        return [_message(r) for r in self._all(sql + " ORDER BY id", args)]
+        return [_message(r) for r in await self._all(sql + " ORDER BY id", args)]
 
     # -- reminders and AI turns ------------------------------------------------------------
 
@@ -676,12 +819,12 @@ class SQLiteTx:
         if user_id is not None:
             sql += " AND user_id = ?"
             args.append(user_id)
-        return self._c.execute(sql, args).rowcount
+        return (await self._run(sql, args)).rowcount
 
     async def insert_reminder(
         self, game_id: int, user_id: int, due_at: datetime, seq: int, at: datetime
     ) -> Reminder:
-        [r] = self._all(  # fetch all: a RETURNING statement ends when its rows are read
+        [r] = await self._all(  # fetch all: a RETURNING statement ends when its rows are read
             "INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)"
             " VALUES (?, ?, ?, ?, 1 + (SELECT COUNT(*) FROM reminders WHERE game_id = ?"
             " AND user_id = ? AND seq = ? AND status = 'sent'), ?)"
@@ -700,7 +843,7 @@ class SQLiteTx:
 
     async def due_reminders(self, now: datetime, limit: int) -> list[Reminder]:
         ts = to_db(now)
-        rows = self._all(
+        rows = await self._all(
             f"SELECT {_R_REM_COLS}{self._DUE} ORDER BY r.due_at, r.id LIMIT ?", (ts, ts, limit)
         )
         return [_reminder(r) for r in rows]
@@ -709,14 +852,14 @@ class SQLiteTx:
         self, now: datetime, owner: str, until: datetime, limit: int
     ) -> list[Reminder]:
         due = await self.due_reminders(now, limit)
-        self._c.executemany(
+        await self._run_many(
             "UPDATE reminders SET claimed_by = ?, claimed_until = ? WHERE id = ?",
             [(owner, to_db(until), r.id) for r in due],
         )
         return due
 
     async def release_reminder(self, reminder_id: int, owner: str) -> bool:
-        cur = self._c.execute(
+        cur = await self._run(
             "UPDATE reminders SET claimed_by = NULL, claimed_until = NULL"
             " WHERE id = ? AND claimed_by = ?",
             (reminder_id, owner),
@@ -724,7 +867,7 @@ class SQLiteTx:
         return cur.rowcount > 0
 
     async def mark_reminder_sent(self, reminder_id: int, at: datetime, owner: str | None) -> bool:
-        cur = self._c.execute(
+        cur = await self._run(
             "UPDATE reminders SET status = 'sent', sent_at = ?, claimed_by = NULL,"
             " claimed_until = NULL WHERE id = ? AND (? IS NULL OR (status = 'pending'"
             " AND (claimed_by IS NULL OR claimed_by = ?)))",
@@ -735,26 +878,26 @@ class SQLiteTx:
     async def reminders(self, game_id: int) -> list[Reminder]:
         return [
             _reminder(r)
-            for r in self._all(
+            for r in await self._all(
                 f"SELECT {_REM_COLS} FROM reminders WHERE game_id = ? ORDER BY id", (game_id,)
             )
         ]
 
     async def ai_claim(self, game_id: int) -> AiClaim | None:
-        r = self._one(
+        r = await self._one(
             "SELECT game_id, seq, owner, claimed_until FROM ai_turns WHERE game_id = ?", (game_id,)
         )
         return None if r is None else AiClaim(r[0], r[1], r[2], _dt(r[3]))
 
     async def put_ai_claim(self, claim: AiClaim) -> None:
-        self._c.execute(
+        await self._run(
             "INSERT OR REPLACE INTO ai_turns (game_id, seq, owner, claimed_until)"
             " VALUES (?, ?, ?, ?)",
             (claim.game_id, claim.seq, claim.owner, to_db(claim.until)),
         )
 
     async def delete_ai_claim(self, game_id: int, owner: str | None) -> bool:
-        cur = self._c.execute(
+        cur = await self._run(
             "DELETE FROM ai_turns WHERE game_id = ? AND (? IS NULL OR owner = ?)",
             (game_id, owner, owner),
         )
@@ -763,7 +906,7 @@ class SQLiteTx:
     async def waiting_ai_games(self, now: datetime, limit: int) -> list[int]:
         return [
             r[0]
-            for r in self._all(
+            for r in await self._all(
                 "SELECT g.id FROM games g"
                 " JOIN seats s ON s.game_id = g.id AND s.turn_index = g.to_move"
                 " LEFT JOIN ai_turns a ON a.game_id = g.id"
@@ -777,7 +920,7 @@ class SQLiteTx:
     # -- votes and settings ----------------------------------------------------------------
 
     async def add_vote(self, game_id: int, seq: int, voter_id: int, at: datetime) -> None:
-        self._c.execute(
+        await self._run(
             "INSERT OR IGNORE INTO standin_votes (game_id, seq, voter_id, voted_at)"
             " VALUES (?, ?, ?, ?)",
             (game_id, seq, voter_id, to_db(at)),
@@ -786,7 +929,7 @@ class SQLiteTx:
     async def votes(self, game_id: int, seq: int) -> list[int]:
         return [
             int(r[0])
-            for r in self._all(
+            for r in await self._all(
                 "SELECT voter_id FROM standin_votes WHERE game_id = ? AND seq = ?"
                 " ORDER BY voted_at, voter_id",
                 (game_id, seq),
@@ -794,13 +937,13 @@ class SQLiteTx:
         ]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
-        r = self._one(
+        r = await self._one(
             "SELECT reminder_hours, ping_mode FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         return None if r is None else GuildSettings(guild_id, float(r[0]), r[1])
 
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
-        self._c.execute(
+        await self._run(
             "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, updated_at)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             " reminder_hours = excluded.reminder_hours, ping_mode = excluded.ping_mode,"
@@ -809,7 +952,7 @@ class SQLiteTx:
         )
 
     async def user_settings(self, user_id: int) -> UserSettings | None:
-        r = self._one(
+        r = await self._one(
             "SELECT reminders_enabled, ping_mode, reminder_hours FROM user_settings"
             " WHERE user_id = ?",
             (user_id,),
@@ -819,7 +962,7 @@ class SQLiteTx:
         return UserSettings(user_id, bool(r[0]), r[1], None if r[2] is None else float(r[2]))
 
     async def put_user_settings(self, s: UserSettings, at: datetime) -> None:
-        self._c.execute(
+        await self._run(
             "INSERT INTO user_settings (user_id, reminders_enabled, ping_mode, reminder_hours,"
             " updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
             " reminders_enabled = excluded.reminders_enabled, ping_mode = excluded.ping_mode,"
@@ -830,8 +973,8 @@ class SQLiteTx:
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:
-        problems = [r[0] for r in self._all("PRAGMA integrity_check") if r[0] != "ok"]
-        for r in self._all("PRAGMA foreign_key_check"):
+        problems = [r[0] for r in await self._all("PRAGMA integrity_check") if r[0] != "ok"]
+        for r in await self._all("PRAGMA foreign_key_check"):
             problems.append(f"foreign key: table {r[0]} rowid {r[1]} -> {r[2]}")
         return problems
 
@@ -840,14 +983,14 @@ class SQLiteTx:
         assert game is not None
         choices = [
             (_choice(r), r["digest"])
-            for r in self._all(
+            for r in await self._all(
                 f"SELECT {_CHOICE_COLS}, digest FROM choices WHERE game_id = ? ORDER BY id",
                 (game_id,),
             )
         ]
         snaps = [
             (SnapshotRow(r[0], r[1], r[2]), _dt(r[3]))
-            for r in self._all(
+            for r in await self._all(
                 "SELECT seq, state, digest, created_at FROM snapshots WHERE game_id = ?"
                 " ORDER BY seq",
                 (game_id,),
@@ -855,14 +998,14 @@ class SQLiteTx:
         ]
         rems = [
             (_reminder(r), _dt(r["created_at"]))
-            for r in self._all(
+            for r in await self._all(
                 f"SELECT {_REM_COLS}, created_at FROM reminders WHERE game_id = ? ORDER BY id",
                 (game_id,),
             )
         ]
         votes = [
             (r[0], r[1], _dt(r[2]))
-            for r in self._all(
+            for r in await self._all(
                 "SELECT seq, voter_id, voted_at FROM standin_votes WHERE game_id = ?", (game_id,)
             )
         ]
@@ -878,8 +1021,7 @@ class SQLiteTx:
 
     async def load_game(self, dump: GameDump) -> None:
         g = dump.game
-        c = self._c
-        c.execute(
+        await self._run(
             f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * 18)})",
             (
                 g.id,
@@ -904,7 +1046,7 @@ class SQLiteTx:
         )
         for s in dump.seats:
             await self.insert_seat(g.id, s)
-        c.executemany(
+        await self._run_many(
             f"INSERT INTO choices ({_CHOICE_COLS}, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
@@ -920,18 +1062,18 @@ class SQLiteTx:
                 for ch, digest in dump.choices
             ],
         )
-        c.executemany(
+        await self._run_many(
             "INSERT INTO snapshots (game_id, seq, state, digest, created_at) VALUES (?, ?, ?, ?, ?)",
             [(g.id, s.seq, s.state, s.digest, to_db(at)) for s, at in dump.snapshots],
         )
-        c.executemany(
+        await self._run_many(
             f"INSERT INTO messages ({_MSG_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 (m.id, g.id, m.kind, m.channel_id, m.message_id, m.seq, to_db(m.created_at))
                 for m in dump.messages
             ],
         )
-        c.executemany(
+        await self._run_many(
             f"INSERT INTO reminders ({_REM_COLS}, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
@@ -948,7 +1090,7 @@ class SQLiteTx:
                 for r, at in dump.reminders
             ],
         )
-        c.executemany(
+        await self._run_many(
             "INSERT INTO standin_votes (game_id, seq, voter_id, voted_at) VALUES (?, ?, ?, ?)",
             [(g.id, seq, voter, to_db(at)) for seq, voter, at in dump.votes],
         )
@@ -958,11 +1100,11 @@ class SQLiteTx:
 
     async def dump_settings(self) -> SettingsDump:
         out = SettingsDump()
-        for r in self._all(
+        for r in await self._all(
             "SELECT guild_id, reminder_hours, ping_mode, updated_at FROM guild_settings"
         ):
             out.guilds.append((GuildSettings(r[0], float(r[1]), r[2]), _dt(r[3])))
-        for r in self._all(
+        for r in await self._all(
             "SELECT user_id, reminders_enabled, ping_mode, reminder_hours, updated_at"
             " FROM user_settings"
         ):
@@ -1001,6 +1143,10 @@ def _game_row(r: sqlite3.Row) -> GameRow:
         started_at=_opt_dt(r["started_at"]),
         finished_at=_opt_dt(r["finished_at"]),
     )
+
+
+def _choice_row(r: sqlite3.Row) -> ChoiceRow:
+    return ChoiceRow(r["c_id"], r["c_seq"], r["c_seat"], r["c_choice_id"], r["c_digest"])
 
 
 def _seat(r: sqlite3.Row) -> SeatRecord:

@@ -37,9 +37,14 @@ class TestOpen:
     async def test_wal_and_foreign_keys(self, store, backend):
         if backend != "sqlite":
             pytest.skip("SQLite settings")
-        pragma = store._db.call
-        assert await pragma(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
-        assert await pragma(lambda c: c.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+
+        async def pragma(name: str) -> object:
+            rows = await store._db.call(lambda c: c.execute_fetchall(f"PRAGMA {name}"))
+            return list(rows)[0][0]
+
+        assert await pragma("journal_mode") == "wal"
+        assert await pragma("foreign_keys") == 1
+        assert await pragma("synchronous") == 2  # FULL: an acknowledged move is on disk
         assert store.backend == "sqlite" and store.path is not None
 
     async def test_default_path_from_env(self, tmp_path, monkeypatch):
@@ -494,12 +499,12 @@ class TestListing:
         async def count_listing(n: int) -> int:
             for i in range(n):
                 await started_game(store, guild_id=n, channel_id=i, seed=i)
-            await store._db.call(lambda c: c.set_trace_callback(statements.append))
+            await store._db.trace_statements(statements.append)
             try:
                 statements.clear()
                 games = await store.games_in_guild(n)
             finally:
-                await store._db.call(lambda c: c.set_trace_callback(None))
+                await store._db.trace_statements(None)
             assert len(games) == n and all(len(g.seats) == 3 for g in games)
             return len(statements)
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import UTC, datetime
 
 import pytest
 from store_backends import raw
@@ -298,3 +299,55 @@ class TestCancellation:
             assert (await store.verify_game(gid)).ok
         finally:
             await store.close()
+
+
+class TestWriteJobs:
+    """Writes queued together (SQLite: one transaction, one SAVEPOINT each) and reads beside
+    them (SQLite: their own connections)."""
+
+    async def test_a_read_sees_only_committed_rows_and_does_not_wait_for_a_write(self, store):
+        gid, _ = await started_game(store)
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        async def slow(tx):
+            await tx.insert_message(gid, "turn", 100, 1, 0, datetime.now(UTC))
+            inside.set()
+            await release.wait()  # a test only: holds the write transaction open
+
+        write = asyncio.create_task(store._db.write(slow))
+        await inside.wait()
+        assert await asyncio.wait_for(store.messages(gid), 10) == []
+        release.set()
+        await write
+        assert [m.message_id for m in await store.messages(gid)] == [1]
+
+    @pytest.mark.parametrize("failing", [1, 0], ids=["later-jobs-fail", "first-job-fails"])
+    async def test_a_job_failing_after_its_writes_rolls_back_alone(self, store, backend, failing):
+        games = [(await started_game(store, seed=i, channel_id=i))[0] for i in range(6)]
+
+        class Boom(Exception):
+            pass
+
+        def job(gid: int, fail: bool):
+            async def fn(tx):
+                await tx.insert_message(gid, "turn", 100, gid, 0, datetime.now(UTC))
+                if fail:
+                    raise Boom()
+                return gid
+
+            return fn
+
+        commits = getattr(store._db, "commits", 0)
+        results = await asyncio.gather(
+            *(store._db.write(job(g, i % 2 == failing)) for i, g in enumerate(games)),
+            return_exceptions=True,
+        )
+        for i, (gid, result) in enumerate(zip(games, results, strict=True)):
+            if i % 2 == failing:
+                assert isinstance(result, Boom)
+                assert await store.messages(gid) == []
+            else:
+                assert result == gid
+                assert [m.message_id for m in await store.messages(gid)] == [gid]
+        if backend == "sqlite":  # queued together: one commit for the three that succeed
+            assert store._db.commits - commits == 1

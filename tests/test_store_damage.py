@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
+import subprocess
+import sys
+import textwrap
 
 import pytest
 from store_backends import drop_rewrite_trigger, raw, tamper
@@ -249,6 +253,50 @@ class TestNoSecretsInTheLog:
         leaked = sorted(card for card in hands if card in text)
         assert leaked == [], f"hand cards in the log: {leaked}"
         assert '"hand"' not in text and json.dumps("players") not in text
+
+    def test_the_store_on_its_own_keeps_aiosqlite_quiet(self, tmp_path):
+        """A program using the store without the bot (no ``cogs.logsafe``), every logger at
+        DEBUG: aiosqlite, which logs each statement with its parameters at DEBUG, says
+        nothing."""
+        script = tmp_path / "alone.py"
+        script.write_text(
+            textwrap.dedent(
+                """
+                import asyncio, json, logging, random, sys
+                logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
+                from store import Store
+                from store.testing import pick, started_game
+
+                async def main():
+                    store = await Store.open(sys.argv[1])
+                    gid, state = await started_game(store, seed=5)
+                    hands = set()
+                    for _ in range(8):
+                        hands.update(c for p in state.players for c in p.hand)
+                        seat, choice = pick(state, random.Random(len(state.history)))
+                        state = await store.apply_choice(gid, len(state.history), seat, choice)
+                    await store.load_state(gid)
+                    await store.close()
+                    print(json.dumps(sorted(hands)))
+
+                asyncio.run(main())
+                """
+            )
+        )
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        out = subprocess.run(
+            [sys.executable, str(script), str(tmp_path / "alone.db")],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        hands = json.loads(out.stdout)
+        assert hands and "DEBUG:asyncio" in out.stderr  # the program's DEBUG log is on
+        assert "aiosqlite" not in out.stderr
+        assert [card for card in hands if card in out.stderr] == []
 
     def test_database_libraries_debug_records_are_dropped(self, caplog):
         import store  # noqa: F401 - installs the filter

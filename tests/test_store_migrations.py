@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 from typing import Any
 
+import aiosqlite
 import pytest
 from store_backends import raw
 
@@ -69,11 +70,8 @@ async def migrate_to(location: str, target: int) -> list[int]:
             return await migrate_postgres(conn, load_migrations("postgres"), target=target)
         finally:
             await conn.close()
-    conn = sqlite3.connect(location, isolation_level=None)
-    try:
-        return migrate_sqlite(conn, MIGRATIONS, target=target)
-    finally:
-        conn.close()
+    async with aiosqlite.connect(location, isolation_level=None) as conn:
+        return await migrate_sqlite(conn, MIGRATIONS, target=target)
 
 
 class TestMigrationFiles:
@@ -218,9 +216,6 @@ class TestMigrate:
         assert raw(empty_location, "SELECT COUNT(*) FROM schema_version") == [(LATEST,)]
 
 
-def test_sqlite_version_helper_on_an_empty_file(tmp_path):
-    conn = sqlite3.connect(tmp_path / "x.db")
-    try:
-        assert current_version(conn) == 0
-    finally:
-        conn.close()
+async def test_sqlite_version_helper_on_an_empty_file(tmp_path):
+    async with aiosqlite.connect(tmp_path / "x.db") as conn:
+        assert await current_version(conn) == 0
