@@ -33,8 +33,6 @@ import discord
 from cogs import digest
 from cogs.text import one_line, shorten
 from engine import Decision, GameState
-from engine import board as B
-from engine import content as C
 from store import GameRecord, SeatRecord
 
 BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in menus
@@ -129,7 +127,7 @@ def hand_text(state: GameState, seat: int) -> str:
         return "Your hand is empty."
     lines = []
     for card in p.hand:
-        info = B.PARTNER[card]
+        info = state.edition.partner[card]
         lines.append(f"• **{info['name']}**: {one_line(str(info.get('text', '')), 160)}")
     return f"Your hand ({len(p.hand)} Partner cards):\n" + "\n".join(lines)
 
@@ -153,10 +151,10 @@ def _group_key(state: GameState, kind: str, choice_id: str, label: str) -> str |
     if kind == "pips" and parts[0] == "pip":
         return label.split(")")[0] + ")"
     if kind == "travel_move" and parts[0] == "go":
-        cost = B.TRAVEL_COST[state.me.city][parts[1]]
+        cost = state.edition.travel_cost[state.me.city][parts[1]]
         return f"Travel for £{cost}"
     if kind in ("lecture", "lower_space") and parts[0] in ("lec", "low") and parts[1].isdigit():
-        return str(C.INSTITUTIONS[int(parts[1])]["name"])
+        return str(state.edition.institutions[int(parts[1])]["name"])
     head, sep, _ = label.partition(": ")
     return head if sep and len(head) <= 40 else None
 

@@ -20,13 +20,13 @@ from typing import Any
 
 from engine import GameSetup, GameState
 from engine.ai import fast_copy
-from engine.state import PlayerState
+from engine.state import NOT_SERIALISED, PlayerState
 
 log = logging.getLogger(__name__)
 
 SELF_CHECKS = 20
 
-_STATE_FIELDS = [f.name for f in fields(GameState) if f.name != "pending_choices"]
+_STATE_FIELDS = [f.name for f in fields(GameState) if f.name not in NOT_SERIALISED]
 _SETUP_FIELDS = [f.name for f in fields(GameSetup)]
 _PLAYER_FIELDS = [f.name for f in fields(PlayerState)]
 

@@ -1,0 +1,672 @@
+"""Choice ids: the stored format of every answer to every decision (format version 1).
+
+A game is stored as its setup and its list of choice ids, forever, so a choice id is a format like
+a file's: each form below is defined once, by a pattern that both parses and prints it (as
+python-chess's Move parses and prints UCI), and no id ever changes meaning. A new form needs a new
+FORMAT_VERSION; the forms of version 1 stay readable.
+
+    from engine import choices
+    value = choices.parse("turn", "ws:3:Y5:1")   # WorkshopMove(space=3, die='Y5', moves=1)
+    value.id                                      # 'ws:3:Y5:1' (parse and print are exact inverses)
+    choices.parse("meet_room", "room:2:money")    # AttendRoom(room=2, pay='money')
+    choices.parse("turn", "room:2:money")         # raises BadChoiceId: not a form of "turn"
+
+`parse(kind, choice_id)` takes the decision's kind (`Decision.kind`): some forms look alike across
+kinds ("at:3" is a Gear space, "at:P" an Assignment token) and are told apart by their decision.
+Parsing checks the form, not legality: whether a choice is legal now is the engine's answer
+(`GameState.legal_choices`), and whether a decision shows a hand is `Decision.private`.
+
+Pattern fields: {name:int} a whole number written without leading zeros; {name:die} a die such as
+Y5 (colour Y B G P K, pips 1-6); {name:word} a card, city or bonus id (lower_snake_case);
+{name:colour} an action colour P B Y G; {name:sign} "+" or "-" (a delta of +1 or -1);
+{name:area} study, travel, meetings or institutions; {name:pay} money or innovation;
+{name:science} a Science; {name:item} book, gear or assignment; {name:own} a die on the player
+board, s<i> (Store slot) or m<i> (Mill slot); {name:loc} a disc location: uni:<city>, room:<r>,
+lec:<institution>:<level> or obj:<area>; {name:adjust} "-", "+" or "M". A part in [brackets] may
+be left out (then the field is None).
+
+Kinds and their forms (the table DECISION_FORMS; tests/test_choices.py holds it to this list):
+
+    turn                      ws:{space}:{die}:{moves}  act:{slot}[:{area}]  idle:{slot}  pass
+    ws_push                   push:{index}[:{adjust}]
+    ws_adjust                 skip  adj:{space}:{index}:{delta}
+    partner_play, play_free   skip  play:{card}
+    mill_place                mill:{slot}
+    study_program, take_program   prog:{slot}
+    program_place             line:{line}
+    study_reward              {item}  skip
+    study_item                {item}
+    take_assignment           as:{slot}
+    assign_column             col:{colour}
+    travel_move, move_university  go:{city}
+    move_small                skip  go:{city}
+    meet_room                 room:{room}:{pay}
+    meet_card, take_partner   card:{slot}
+    keep_eight                rm:{card}
+    may_draw                  draw  skip
+    lecture, lecture_disc     lec:{institution}:{level}
+    lower_space               skip  low:as  low:{institution}:{level}
+    place_disc                skip  mv:{location}
+    publish_or_build          publish  build:{gear}  skip
+    build                     skip  build:{gear}
+    gear_place                at:{space}
+    steam                     steam  skip
+    stack_disc                stack:{location}
+    pips                      done  pip:{die}:{delta}
+    swap_die                  own:{die}
+    swap_with                 ws:{space}:{index}
+    hand_limit, discard       dc:{card}
+    innovation_top            skip  itop:{bonus}
+    research                  rs:{track}
+    workshop_bonus            wb:{bonus}
+    take_multiplier           mul:{slot}
+    use_display_partner       skip  use:{slot}
+    upgrade_subtraction       skip  up:{space}
+    meeting_disc              room:{room}
+    university_disc           uni:{city}
+    move_disc                 skip  from:{location}
+    move_disc_to              to:{location}
+    relocate_university_disc  skip  from:{city}
+    relocate_to               to:{city}
+    assignment_token          at:{colour}
+    science_token             sci:{science}
+    advanced                  adv:{area}
+    breakthrough              bt:{track}
+    adjust_die                skip  own:{die}:{delta}  ws:{space}:{index}:{delta}
+    choose                    opt:{index}
+    draft                     draft:{card}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from engine.vocabulary import AREA_COLOURS, SCIENCES
+
+FORMAT_VERSION = 1
+
+
+class BadChoiceId(ValueError):
+    """Text that is not a choice id of the given decision kind."""
+
+
+# field type -> (regex, text -> value, value -> text)
+_FIELD_TYPES: dict[str, tuple[str, Callable[[str], Any], Callable[[Any], str]]] = {
+    "int": (r"0|[1-9][0-9]*", int, str),
+    "die": (r"[YBGPK][1-6]", str, str),
+    "word": (r"[a-z0-9_]+", str, str),
+    "colour": (r"[PBYG]", str, str),
+    "sign": (r"[+-]", lambda t: 1 if t == "+" else -1, lambda d: "+" if d > 0 else "-"),
+    "area": ("|".join(AREA_COLOURS), str, str),
+    "pay": (r"money|innovation", str, str),
+    "science": ("|".join(SCIENCES), str, str),
+    "item": (r"book|gear|assignment", str, str),
+    "own": (r"[sm][0-8]", str, str),
+    "loc": (
+        r"uni:[a-z0-9_]+|room:(?:0|[1-9][0-9]*)|lec:(?:0|[1-9][0-9]*):[0-9]|obj:[0-3]",
+        str,
+        str,
+    ),
+    "adjust": (r"[-+M]", str, str),
+}
+_FIELD = re.compile(r"\{(\w+):(\w+)\}")
+_TEXT_FIELDS = {
+    kind for kind, (_, read, write) in _FIELD_TYPES.items() if read is str and write is str
+}
+_PLAIN_FIELDS = _TEXT_FIELDS | {"int"}  # written as they are in an f-string
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceValue:
+    """A parsed choice id. Each subclass is one form: `PATTERN` defines both directions."""
+
+    PATTERN: ClassVar[str] = ""
+    _regex: ClassVar[re.Pattern[str]]
+    _decode: ClassVar[Callable[[str], tuple[Any, ...]]]
+    encode: ClassVar[Callable[..., str]]
+    """The id of the given field values (fast: the engine builds ids with it)."""
+    ID: ClassVar[str]
+    """A form without fields: its one id ("skip")."""
+
+    @classmethod
+    def decode(cls, text: str) -> tuple[Any, ...]:
+        """The fields of `text`, typed (raises BadChoiceId if it is not of this form)."""
+        return cls._decode(text)  # generated by _compile
+
+    @classmethod
+    def parse(cls, text: str) -> ChoiceValue:
+        """The value of `text` (raises BadChoiceId if it is not of this form)."""
+        return cls(*cls.decode(text))
+
+    @property
+    def id(self) -> str:
+        """The choice id (the stored text)."""
+        return type(self).encode(*(getattr(self, f.name) for f in fields(self)))
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def _compile(cls: type[ChoiceValue]) -> type[ChoiceValue]:
+    """Build a form's parser and printer from its PATTERN: a regex, and two small functions
+    generated from the pattern (ids are built and read at every decision, so they are plain
+    code, no loops over fields)."""
+    pattern = cls.PATTERN
+    names = [f.name for f in fields(cls)]
+    found = _FIELD.findall(pattern)
+    if [n for n, _ in found] != names:
+        raise TypeError(f"{cls.__name__}: pattern fields {found} != dataclass fields {names}")
+    regex, parts, optional = "", [], []
+    target = parts
+    for m in re.finditer(r"\{(\w+):(\w+)\}|\[|\]|[^{\[\]]+", pattern):
+        piece = m.group(0)
+        if piece == "[":
+            regex += "(?:"
+            target = optional
+        elif piece == "]":
+            regex += ")?"
+            field = _FIELD.findall(pattern[pattern.index("[") :])[0][0]
+            parts.append(f"{{f'{''.join(optional)}' if {field} is not None else ''}}")
+            target = parts
+        elif m.group(1):
+            name, kind = m.group(1), m.group(2)
+            regex += f"({_FIELD_TYPES[kind][0]})"
+            target.append(f"{{{name if kind in _PLAIN_FIELDS else f'_write_{kind}({name})'}}}")
+        else:
+            regex += re.escape(piece)
+            target.append(piece)
+    reads = []
+    for i, (name, kind) in enumerate(found):
+        read = f"g{i}" if kind in _TEXT_FIELDS else f"_read_{kind}(g{i})"
+        reads.append(f"(None if g{i} is None else {read})" if f"[:{{{name}:" in pattern else read)
+    groups = ", ".join(f"g{i}" for i in range(len(found))) + ("," if len(found) == 1 else "")
+    source = f"""
+def encode({", ".join(names)}):
+    return f"{"".join(parts)}"
+
+def decode(text):
+    m = _match(text)
+    if m is None:
+        raise BadChoiceId(f"{{text!r}} is not of the form {{_PATTERN!r}}")
+    {groups + " = m.groups()" if found else "pass"}
+    return ({", ".join(reads)}{"," if len(found) == 1 else ""})
+"""
+    namespace: dict[str, Any] = {
+        "_match": re.compile(regex).fullmatch,
+        "_PATTERN": pattern,
+        "BadChoiceId": BadChoiceId,
+    }
+    for kind, (_, read, write) in _FIELD_TYPES.items():
+        namespace[f"_read_{kind}"], namespace[f"_write_{kind}"] = read, write
+    exec(source, namespace)  # the code comes from PATTERN only
+    cls._regex = re.compile(regex)
+    cls._decode = staticmethod(namespace["decode"])  # type: ignore[assignment]
+    cls.encode = staticmethod(namespace["encode"])  # type: ignore[assignment]
+    if not found:
+        cls.ID = cls.encode()  # a form without fields is one id
+    return cls
+
+
+def form(pattern: str) -> Callable[[type], type[ChoiceValue]]:
+    """Class decorator: a frozen dataclass whose PATTERN parses and prints it."""
+
+    def make(cls: type) -> type[ChoiceValue]:
+        cls.PATTERN = pattern
+        return _compile(dataclass(frozen=True, slots=True)(cls))
+
+    return make
+
+
+# ---------------------------------------------------------------------------------------------
+# The forms (version 1). Their ids never change: stored games and golden replays use them.
+# ---------------------------------------------------------------------------------------------
+
+
+@form("skip")
+class Skip(ChoiceValue):
+    """Decline an optional step."""
+
+
+@form("done")
+class Done(ChoiceValue):
+    """Stop changing dice (Travel Publish)."""
+
+
+@form("pass")
+class Pass(ChoiceValue):
+    """No turn is possible: pass."""
+
+
+@form("publish")
+class Publish(ChoiceValue):
+    """Publish in the area of this turn's action (1 Book)."""
+
+
+@form("steam")
+class AdvanceSteam(ChoiceValue):
+    """Advance the Steam marker, paying its Coal."""
+
+
+@form("draw")
+class Draw(ChoiceValue):
+    """Draw the cards offered (Meetings advanced level II)."""
+
+
+@form("ws:{space:int}:{die:die}:{moves:int}")
+class WorkshopMove(ChoiceValue):
+    """Workshop turn: move `die` from Workshop `space` (0-5) by `moves` spaces (2: 1 Coal)."""
+
+    space: int
+    die: str
+    moves: int
+
+
+@form("act:{slot:int}[:{area:area}]")
+class StoreAction(ChoiceValue):
+    """Actions turn with the die in Store `slot`; `area` for a grey die (else its colour's)."""
+
+    slot: int
+    area: str | None = None
+
+
+@form("idle:{slot:int}")
+class IdleDie(ChoiceValue):
+    """No turn possible: put the die in Store `slot` into the Mill without its action."""
+
+    slot: int
+
+
+@form("push:{index:int}[:{adjust:adjust}]")
+class PushOut(ChoiceValue):
+    """Push out the die at `index` of the landing space; `adjust`, 1 Coal: "-" lowers it first,
+    "+" raises it after, "M" raises the moving die."""
+
+    index: int
+    adjust: str | None = None
+
+
+@form("adj:{space:int}:{index:int}:{delta:sign}")
+class CoalAdjust(ChoiceValue):
+    """The Workshop turn's Coal adjust: Workshop die `index` of `space` by `delta`."""
+
+    space: int
+    index: int
+    delta: int
+
+
+@form("play:{card:word}")
+class PlayCard(ChoiceValue):
+    """Play a Partner card from the hand."""
+
+    card: str
+
+
+@form("mill:{slot:int}")
+class MillSlot(ChoiceValue):
+    """Put the active die in Mill slot 0-8 (row * 3 + column)."""
+
+    slot: int
+
+
+@form("prog:{slot:int}")
+class ProgramTile(ChoiceValue):
+    """Take the Program tile in display `slot`."""
+
+    slot: int
+
+
+@form("line:{line:int}")
+class ProgramLine(ChoiceValue):
+    """Place the Program on Mill line 0-5 (rows, then columns)."""
+
+    line: int
+
+
+@form("{item:item}")
+class StudyItem(ChoiceValue):
+    """A Study item: book, gear (Addition Gear) or assignment."""
+
+    item: str
+
+
+@form("as:{slot:int}")
+class AssignmentCard(ChoiceValue):
+    """Take the Assignment in display `slot`."""
+
+    slot: int
+
+
+@form("col:{colour:colour}")
+class AssignmentColumn(ChoiceValue):
+    """Put the Assignment in the column of an action colour."""
+
+    colour: str
+
+
+@form("go:{city:word}")
+class GoTo(ChoiceValue):
+    """Travel or move to `city`."""
+
+    city: str
+
+
+@form("room:{room:int}:{pay:pay}")
+class AttendRoom(ChoiceValue):
+    """Meetings: attend room 0-3, paying money or innovation."""
+
+    room: int
+    pay: str
+
+
+@form("card:{slot:int}")
+class DisplayCard(ChoiceValue):
+    """Take the Partner card in display `slot`."""
+
+    slot: int
+
+
+@form("rm:{card:word}")
+class RemoveCard(ChoiceValue):
+    """Remove a Partner card from the game (to keep eight)."""
+
+    card: str
+
+
+@form("lec:{institution:int}:{level:int}")
+class LectureSpace(ChoiceValue):
+    """A Lecture space: Institution 0-3 (column order), level 2-6."""
+
+    institution: int
+    level: int
+
+
+@form("low:as")
+class AnalyticalSociety(ChoiceValue):
+    """The Analytical Society's reward (a lower space that always counts as unoccupied)."""
+
+
+@form("low:{institution:int}:{level:int}")
+class LowerSpace(ChoiceValue):
+    """The reward of an unoccupied lower Lecture space."""
+
+    institution: int
+    level: int
+
+
+@form("mv:{location:loc}")
+class MoveDiscHere(ChoiceValue):
+    """No disc on the board: move your disc from `location` to the space being placed on."""
+
+    location: str
+
+
+@form("build:{gear:word}")
+class BuildGear(ChoiceValue):
+    """Build a Gear from the supply: add, sub or a Multiplier's id."""
+
+    gear: str
+
+
+@form("at:{space:int}")
+class GearSpace(ChoiceValue):
+    """Build on Gear space 0-11 (engine.mill numbers them)."""
+
+    space: int
+
+
+@form("stack:{location:loc}")
+class StackDisc(ChoiceValue):
+    """Stack a disc on your disc at `location`."""
+
+    location: str
+
+
+@form("pip:{die:own}:{delta:sign}")
+class ChangePip(ChoiceValue):
+    """Travel Publish: change your die (Store s<i> or Mill m<i>) by `delta`."""
+
+    die: str
+    delta: int
+
+
+@form("own:{die:own}")
+class SwapOwnDie(ChoiceValue):
+    """Institutions Publish: the die of yours (s<i> or m<i>) to swap."""
+
+    die: str
+
+
+@form("ws:{space:int}:{index:int}")
+class WorkshopDie(ChoiceValue):
+    """A Workshop die: `index` in `space`."""
+
+    space: int
+    index: int
+
+
+@form("dc:{card:word}")
+class DiscardCard(ChoiceValue):
+    """Discard a card from the hand."""
+
+    card: str
+
+
+@form("itop:{bonus:word}")
+class TopBonus(ChoiceValue):
+    """Innovation at the top: spend it for this Workshop bonus."""
+
+    bonus: str
+
+
+@form("rs:{track:colour}")
+class ResearchTrack(ChoiceValue):
+    """Gain Research on a track."""
+
+    track: str
+
+
+@form("wb:{bonus:word}")
+class WorkshopBonus(ChoiceValue):
+    """Gain this Workshop bonus reward."""
+
+    bonus: str
+
+
+@form("mul:{slot:int}")
+class MultiplierSlot(ChoiceValue):
+    """Take the Multiplier Gear in display `slot`."""
+
+    slot: int
+
+
+@form("use:{slot:int}")
+class UseDisplayCard(ChoiceValue):
+    """Use the effect of the Partner card in display `slot`."""
+
+    slot: int
+
+
+@form("up:{space:int}")
+class UpgradeGear(ChoiceValue):
+    """Turn the Subtraction Gear on Gear space 0-11 into an Addition Gear."""
+
+    space: int
+
+
+@form("room:{room:int}")
+class MeetingRoom(ChoiceValue):
+    """Place a disc in Meeting room 0-3."""
+
+    room: int
+
+
+@form("uni:{city:word}")
+class University(ChoiceValue):
+    """Place a disc on the University of `city`."""
+
+    city: str
+
+
+@form("from:{location:loc}")
+class MoveDiscFrom(ChoiceValue):
+    """Move your disc from `location`."""
+
+    location: str
+
+
+@form("to:{location:loc}")
+class MoveDiscTo(ChoiceValue):
+    """... to `location`."""
+
+    location: str
+
+
+@form("from:{city:word}")
+class RelocateFrom(ChoiceValue):
+    """Move your disc from the University of `city`."""
+
+    city: str
+
+
+@form("to:{city:word}")
+class RelocateTo(ChoiceValue):
+    """... to the University of `city`."""
+
+    city: str
+
+
+@form("at:{colour:colour}")
+class AssignmentToken(ChoiceValue):
+    """Take a 1-point Assignment Scoring token of a colour."""
+
+    colour: str
+
+
+@form("sci:{science:science}")
+class ScienceToken(ChoiceValue):
+    """Take a 1-point Science Scoring token."""
+
+    science: str
+
+
+@form("adv:{area:area}")
+class AdvancedAction(ChoiceValue):
+    """Take the level I advanced action of an area."""
+
+    area: str
+
+
+@form("bt:{track:colour}")
+class Breakthrough(ChoiceValue):
+    """Take the reward of the Breakthrough token on a track."""
+
+    track: str
+
+
+@form("own:{die:own}:{delta:sign}")
+class AdjustOwnDie(ChoiceValue):
+    """Adjust your die (s<i> or m<i>) by `delta`."""
+
+    die: str
+    delta: int
+
+
+@form("ws:{space:int}:{index:int}:{delta:sign}")
+class AdjustWorkshopDie(ChoiceValue):
+    """Adjust Workshop die `index` of `space` by `delta`."""
+
+    space: int
+    index: int
+    delta: int
+
+
+@form("opt:{index:int}")
+class Option(ChoiceValue):
+    """Option `index` of a choose step."""
+
+    index: int
+
+
+@form("draft:{card:word}")
+class DraftCard(ChoiceValue):
+    """Draft a tier 1 card (experienced players' setup)."""
+
+    card: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Which forms answer which decision (Decision.kind)
+# ---------------------------------------------------------------------------------------------
+
+DECISION_FORMS: dict[str, tuple[type[ChoiceValue], ...]] = {
+    "turn": (WorkshopMove, StoreAction, IdleDie, Pass),
+    "ws_push": (PushOut,),
+    "ws_adjust": (Skip, CoalAdjust),
+    "partner_play": (Skip, PlayCard),
+    "play_free": (Skip, PlayCard),
+    "mill_place": (MillSlot,),
+    "study_program": (ProgramTile,),
+    "take_program": (ProgramTile,),
+    "program_place": (ProgramLine,),
+    "study_reward": (StudyItem, Skip),
+    "study_item": (StudyItem,),
+    "take_assignment": (AssignmentCard,),
+    "assign_column": (AssignmentColumn,),
+    "travel_move": (GoTo,),
+    "move_university": (GoTo,),
+    "move_small": (Skip, GoTo),
+    "meet_room": (AttendRoom,),
+    "meet_card": (DisplayCard,),
+    "take_partner": (DisplayCard,),
+    "keep_eight": (RemoveCard,),
+    "may_draw": (Draw, Skip),
+    "lecture": (LectureSpace,),
+    "lecture_disc": (LectureSpace,),
+    "lower_space": (Skip, AnalyticalSociety, LowerSpace),
+    "place_disc": (Skip, MoveDiscHere),
+    "publish_or_build": (Publish, BuildGear, Skip),
+    "build": (Skip, BuildGear),
+    "gear_place": (GearSpace,),
+    "steam": (AdvanceSteam, Skip),
+    "stack_disc": (StackDisc,),
+    "pips": (Done, ChangePip),
+    "swap_die": (SwapOwnDie,),
+    "swap_with": (WorkshopDie,),
+    "hand_limit": (DiscardCard,),
+    "discard": (DiscardCard,),
+    "innovation_top": (Skip, TopBonus),
+    "research": (ResearchTrack,),
+    "workshop_bonus": (WorkshopBonus,),
+    "take_multiplier": (MultiplierSlot,),
+    "use_display_partner": (Skip, UseDisplayCard),
+    "upgrade_subtraction": (Skip, UpgradeGear),
+    "meeting_disc": (MeetingRoom,),
+    "university_disc": (University,),
+    "move_disc": (Skip, MoveDiscFrom),
+    "move_disc_to": (MoveDiscTo,),
+    "relocate_university_disc": (Skip, RelocateFrom),
+    "relocate_to": (RelocateTo,),
+    "assignment_token": (AssignmentToken,),
+    "science_token": (ScienceToken,),
+    "advanced": (AdvancedAction,),
+    "breakthrough": (Breakthrough,),
+    "adjust_die": (Skip, AdjustOwnDie, AdjustWorkshopDie),
+    "choose": (Option,),
+    "draft": (DraftCard,),
+}
+
+
+def parse(kind: str, choice_id: str) -> ChoiceValue:
+    """The typed value of a choice id of a decision of `kind` (raises BadChoiceId)."""
+    forms = DECISION_FORMS.get(kind)
+    if forms is None:
+        raise BadChoiceId(f"unknown decision kind {kind!r}")
+    for cls in forms:
+        m = cls._regex.fullmatch(choice_id)
+        if m is not None:
+            return cls.parse(choice_id)
+    shapes = ", ".join(cls.PATTERN for cls in forms)
+    raise BadChoiceId(f"{choice_id!r} is not a choice id of a {kind!r} decision (forms: {shapes})")
