@@ -27,8 +27,6 @@ log = logging.getLogger(__name__)
 SELF_CHECKS = 20
 
 _STATE_FIELDS = [f.name for f in fields(GameState) if f.name not in NOT_SERIALISED]
-_SETUP_FIELDS = [f.name for f in fields(GameSetup)]
-_PLAYER_FIELDS = [f.name for f in fields(PlayerState)]
 
 _lock = threading.Lock()
 _checks_left = {"encode": SELF_CHECKS, "decode": SELF_CHECKS}
@@ -41,8 +39,10 @@ def sha256(text: str) -> str:
 
 def _dump(state: GameState) -> str:
     d: dict[str, Any] = {name: getattr(state, name) for name in _STATE_FIELDS}
-    d["setup"] = {name: getattr(state.setup, name) for name in _SETUP_FIELDS}
-    d["players"] = [{name: getattr(p, name) for name in _PLAYER_FIELDS} for p in state.players]
+    # the engine's own dicts: they leave out what older games did not have (a setup's rules
+    # version 1 and first edition, an empty `played`), so old games keep their text and digests
+    d["setup"] = state.setup.to_dict()
+    d["players"] = [p.to_dict() for p in state.players]
     return json.dumps(d, sort_keys=True, separators=(",", ":"))
 
 
