@@ -80,8 +80,12 @@ def engine_options(row: GameRow) -> dict[str, Any]:
 
 
 def setup_of(row: GameRow) -> GameSetup:
+    return setup_of_text(row.setup)
+
+
+def setup_of_text(text: str | None) -> GameSetup:
     try:
-        return GameSetup.from_dict(json.loads(row.setup or ""))
+        return GameSetup.from_dict(json.loads(text or ""))
     except Exception as exc:
         raise Corrupt(f"the game setup is unreadable ({type(exc).__name__})") from exc
 

@@ -112,6 +112,9 @@ class GuildSettings:
     guild_id: int
     reminder_hours: float = 12.0
     ping_mode: PingMode = "dm"
+    edition: str | None = None
+    """The content edition the server's new games take (engine.edition); None: the bot's
+    default. A started game keeps the edition it began with, whatever this says later."""
 
 
 @dataclass(frozen=True)
@@ -132,3 +135,6 @@ class GameCheck:
     ok: bool
     problem: str | None = None
     moves: int = 0
+    missing_edition: str | None = None
+    """The game needs a content edition this bot does not have: it could not be checked (and
+    is not marked broken; it plays again once the bot has that edition)."""

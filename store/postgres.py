@@ -595,19 +595,21 @@ class PostgresTx:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
         r = await self._c.fetchrow(
-            "SELECT reminder_hours, ping_mode FROM guild_settings WHERE guild_id = $1", guild_id
+            "SELECT reminder_hours, ping_mode, edition FROM guild_settings WHERE guild_id = $1",
+            guild_id,
         )
-        return None if r is None else GuildSettings(guild_id, float(r[0]), r[1])
+        return None if r is None else GuildSettings(guild_id, float(r[0]), r[1], r[2])
 
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
         await self._c.execute(
-            "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, updated_at)"
-            " VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET"
+            "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, edition, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET"
             " reminder_hours = excluded.reminder_hours, ping_mode = excluded.ping_mode,"
-            " updated_at = excluded.updated_at",
+            " edition = excluded.edition, updated_at = excluded.updated_at",
             s.guild_id,
             s.reminder_hours,
             s.ping_mode,
+            s.edition,
             at,
         )
 
@@ -747,9 +749,9 @@ class PostgresTx:
     async def dump_settings(self) -> SettingsDump:
         out = SettingsDump()
         for r in await self._c.fetch(
-            "SELECT guild_id, reminder_hours, ping_mode, updated_at FROM guild_settings"
+            "SELECT guild_id, reminder_hours, ping_mode, edition, updated_at FROM guild_settings"
         ):
-            out.guilds.append((GuildSettings(r[0], float(r[1]), r[2]), r[3]))
+            out.guilds.append((GuildSettings(r[0], float(r[1]), r[2], r[3]), r[4]))
         for r in await self._c.fetch(
             "SELECT user_id, reminders_enabled, ping_mode, reminder_hours, updated_at"
             " FROM user_settings"

@@ -795,17 +795,18 @@ class SQLiteTx:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
         r = self._one(
-            "SELECT reminder_hours, ping_mode FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT reminder_hours, ping_mode, edition FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
         )
-        return None if r is None else GuildSettings(guild_id, float(r[0]), r[1])
+        return None if r is None else GuildSettings(guild_id, float(r[0]), r[1], r[2])
 
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
         self._c.execute(
-            "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, updated_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, edition, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             " reminder_hours = excluded.reminder_hours, ping_mode = excluded.ping_mode,"
-            " updated_at = excluded.updated_at",
-            (s.guild_id, s.reminder_hours, s.ping_mode, to_db(at)),
+            " edition = excluded.edition, updated_at = excluded.updated_at",
+            (s.guild_id, s.reminder_hours, s.ping_mode, s.edition, to_db(at)),
         )
 
     async def user_settings(self, user_id: int) -> UserSettings | None:
@@ -959,9 +960,9 @@ class SQLiteTx:
     async def dump_settings(self) -> SettingsDump:
         out = SettingsDump()
         for r in self._all(
-            "SELECT guild_id, reminder_hours, ping_mode, updated_at FROM guild_settings"
+            "SELECT guild_id, reminder_hours, ping_mode, edition, updated_at FROM guild_settings"
         ):
-            out.guilds.append((GuildSettings(r[0], float(r[1]), r[2]), _dt(r[3])))
+            out.guilds.append((GuildSettings(r[0], float(r[1]), r[2], r[3]), _dt(r[4])))
         for r in self._all(
             "SELECT user_id, reminders_enabled, ping_mode, reminder_hours, updated_at"
             " FROM user_settings"
