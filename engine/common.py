@@ -262,12 +262,20 @@ def _take_disc(st: GameState, seat: int, loc: str) -> None:
 
 def lecture_cost(st: GameState, seat: int, level: int) -> int:
     """Level cost plus every lower level down to your highest Lecture disc (rulebook, Institution)."""
+    return lecture_costs(st, seat)[level]
+
+
+def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
+    """What a Lecture at each level costs the seat (see lecture_cost), all levels at once."""
     mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
     highest = max(mine, default=1)
     costs = st.edition.lecture_costs
-    if highest >= level:
-        return costs[level]
-    return sum(costs[k] for k in range(max(highest + 1, 2), level + 1))
+    out = {}
+    for level, cost in costs.items():
+        if highest < level:
+            cost = sum(costs[k] for k in range(max(highest + 1, 2), level + 1))
+        out[level] = cost
+    return out
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:

@@ -67,6 +67,7 @@ from engine.common import (
     discard_from_hand,
     discs_at,
     lecture_cost,
+    lecture_costs,
     loc_name,
     own_board_discs,
     partner_name,
@@ -110,8 +111,8 @@ def _area_possible(st: GameState, area: str) -> bool:
             or p.innovation >= st.edition.meeting_rooms[r]["innovation"]
             for r in _open_rooms(st)
         )
-    levels = {lvl for _, lvl in _empty_lectures(st)}
-    return any(lecture_cost(st, st.current, lvl) <= p.innovation for lvl in levels)
+    costs = lecture_costs(st, st.current)
+    return any(costs[lvl] <= p.innovation for _, lvl in _empty_lectures(st))
 
 
 def choices_turn(st: GameState, step: Step) -> Choices:
@@ -137,7 +138,10 @@ def choices_turn(st: GameState, step: Step) -> Choices:
                             )
                         )
     mill_full = None not in p.mill
-    possible = {area: _area_possible(st, area) for area in AREAS} if not mill_full else {}
+    # which areas the Store's dice could take (a grey die any): only those are worth checking
+    colours = {d[0] for d in p.store if d} if not mill_full else set()
+    areas = AREAS if "K" in colours else [COLOUR_AREA[c] for c in colours]
+    possible = {area: _area_possible(st, area) for area in areas}
     seen: set[str] = set()
     for i, die in enumerate(p.store):
         if die is None or die in seen or mill_full:
@@ -771,8 +775,9 @@ def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
 
 def choices_lecture(st: GameState, step: Step) -> Choices:
     out: Choices = []
+    costs = lecture_costs(st, st.current)
     for i, lvl in _empty_lectures(st):
-        cost = lecture_cost(st, st.current, lvl)
+        cost = costs[lvl]
         if cost <= st.me.innovation:
             inst = st.edition.institutions[i]
             text = inst["spaces"][lvl]["text"]
