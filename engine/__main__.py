@@ -307,6 +307,10 @@ def check_editions(paths: list[str], out: Any) -> int:
             f"agrees with all {len(FACTS)} facts the rules state; {len(items)} items "
             f"({designed} designed, marked provisional) and {marked} designed single values\n"
         )
+        if released is None:
+            out.write(
+                f'  to release it, add under [released] in index.toml: {ed.name} = "{ed.fingerprint}"\n'
+            )
     return 1 if bad else 0
 
 
