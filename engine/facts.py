@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
+from engine.edition_file import Problem
 
 if TYPE_CHECKING:
-    from engine.edition import Edition, Problem
+    from engine.edition import Edition
 
 Found = Iterator[tuple[str, Any, str | None, str]]  # (section, item, field, what is wrong)
 
@@ -46,8 +47,6 @@ def fact(source: str) -> Callable[[Callable[[Edition], Found]], Callable[[Editio
 
 def check(ed: Edition) -> list[Problem]:
     """Every problem of `ed` with the rules' facts, each naming the fact's source."""
-    from engine.edition import Problem
-
     problems = []
     for f in FACTS:
         try:
