@@ -363,7 +363,8 @@ class Edition:
 
         Each edit is (path, value) over the file's structure: "setup.hand_limit",
         "setup.seat_bonus[3]", "partners[george_peacock].effect" (an item by id, or by index
-        in a list). A marked value keeps its mark and takes the new value.
+        in a list); a field not there yet is added, and None leaves a field out. A marked value
+        keeps its mark and takes the new value.
         """
         if self.document is None:
             raise ValueError("this edition has no document to derive from")
@@ -378,7 +379,7 @@ class Edition:
         if self.document is None:
             raise ValueError("this edition has no document")
         container, key = _slot(self.document, path)
-        value = container[key]
+        value = container.get(key) if isinstance(container, dict) else container[key]
         return copy.deepcopy(value["value"] if _is_marked(value) else value)
 
     # -- lookups the rules use -------------------------------------------------------------
@@ -468,6 +469,8 @@ def _slot(doc: dict[str, Any], path: str) -> tuple[Any, Any]:
         raise ValueError(f"empty edit path {path!r}")
     node: Any = doc
     for i, part in enumerate(parts):
+        if _is_marked(node) and part != "value":
+            node = node["value"]  # a marked value is edited through its mark
         if part.startswith("["):
             key = part[1:-1]
             if not isinstance(node, list):
@@ -483,7 +486,8 @@ def _slot(doc: dict[str, Any], path: str) -> tuple[Any, Any]:
                 index = found[0]
             container, key_or_index = node, index
         else:
-            if not isinstance(node, dict) or part not in node:
+            last = i == len(parts) - 1
+            if not isinstance(node, dict) or (part not in node and not last):
                 raise ValueError(f"{path}: no {part!r} there")
             container, key_or_index = node, part
         if i == len(parts) - 1:
@@ -497,9 +501,15 @@ def _is_marked(value: Any) -> bool:
 
 
 def _set_path(doc: dict[str, Any], path: str, value: Any) -> None:
-    """Set `value` at a derive() path; a marked value keeps its mark."""
+    """Set `value` at a derive() path (None: leave the field out, as a file does); a marked
+    value keeps its mark."""
     container, key = _slot(doc, path)
-    if _is_marked(container[key]):
+    if value is None:
+        if isinstance(container, dict):
+            container.pop(key, None)
+            return
+        raise ValueError(f"{path}: None leaves a field out, not an entry of a list")
+    if isinstance(container, dict) and _is_marked(container.get(key)):
         container[key]["value"] = value
     else:
         container[key] = value

@@ -1,4 +1,7 @@
-"""Tests of engine/content.py: the component counts and every fact the rules state about the data.
+"""Tests of the designed edition (engine/editions/designed-1.toml): the component counts and
+every fact the rules state about the data, checked here by code independent of engine/facts.py
+(its own map search, say), and our design goals for this edition (marked "brief" or "design":
+a printed edition need not meet them).
 
 Each test names the fact it checks (content-facts.md / rulebook / actions-turn).
 """
