@@ -16,6 +16,10 @@ kinds ("at:3" is a Gear space, "at:P" an Assignment token) and are told apart by
 Parsing checks the form, not legality: whether a choice is legal now is the engine's answer
 (`GameState.legal_choices`), and whether a decision shows a hand is `Decision.private`.
 
+The rules build ids with `Form.encode(...)` and read the ids of legal choices with
+`Form.decode(id)` (fields) or `read(kind, id)` (a value): fast, unchecked, as those ids are the
+engine's own. Everything else (a cog, a tool, a stored game's id) uses `parse`.
+
 Pattern fields: {name:int} a whole number written without leading zeros; {name:die} a die such as
 Y5 (colour Y B G P K, pips 1-6); {name:word} a card, city or bonus id (lower_snake_case);
 {name:colour} an action colour P B Y G; {name:sign} "+" or "-" (a delta of +1 or -1);
@@ -654,6 +658,38 @@ DECISION_FORMS: dict[str, tuple[type[ChoiceValue], ...]] = {
     "choose": (Option,),
     "draft": (DraftCard,),
 }
+
+
+def _prefix(form: type[ChoiceValue]) -> str:
+    return form.PATTERN[: form.PATTERN.index("{")]
+
+
+def _readers(forms: tuple[type[ChoiceValue], ...]) -> tuple[dict[str, Any], list[Any]]:
+    """How `read` tells a decision's forms apart: whole ids of the forms without fields, then
+    the literal prefixes of the others (which must differ: checked here, once)."""
+    whole = {f.ID: f for f in forms if not fields(f)}
+    by_prefix = sorted(((_prefix(f), f) for f in forms if fields(f)), key=lambda p: -len(p[0]))
+    prefixes = [p for p, _ in by_prefix]
+    if len(set(prefixes)) != len(prefixes):
+        raise TypeError(f"forms {forms} share a prefix: read() could not tell them apart")
+    return whole, by_prefix
+
+
+_READERS = {kind: _readers(forms) for kind, forms in DECISION_FORMS.items()}
+
+
+def read(kind: str, choice_id: str) -> ChoiceValue:
+    """The typed value of a choice id the engine made itself (a legal choice of a decision of
+    `kind`): fast, by the form's literal prefix, without checking the whole form. For any other
+    text use `parse`, which checks."""
+    whole, by_prefix = _READERS[kind]
+    form = whole.get(choice_id)
+    if form is not None:
+        return form()
+    for prefix, form in by_prefix:
+        if choice_id.startswith(prefix):
+            return form(*form.decode(choice_id))
+    raise BadChoiceId(f"{choice_id!r} is not a choice id of a {kind!r} decision")
 
 
 def parse(kind: str, choice_id: str) -> ChoiceValue:

@@ -32,6 +32,7 @@ from engine.choices import (
     UpgradeGear,
     UseDisplayCard,
     WorkshopBonus,
+    read,
 )
 from engine.common import (
     AREA_TITLE,
@@ -643,16 +644,18 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
 
 
 def resolve_adjust_die(st: GameState, step: Step, choice: str) -> None:
-    if choice == Skip.ID:
+    value = read("adjust_die", choice)
+    if isinstance(value, Skip):
         return
-    if choice.startswith("own:"):  # the two forms differ by their first word
-        where, delta = AdjustOwnDie.decode(choice)
+    if isinstance(value, AdjustOwnDie):
+        where, delta = value.die, value.delta
         p = st.me
         die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
         assert die is not None
         _set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")
     else:
-        s, idx, delta = AdjustWorkshopDie.decode(choice)
+        assert isinstance(value, AdjustWorkshopDie)
+        s, idx, delta = value.space, value.index, value.delta
         space = st.workshop[s]
         die = space[idx]
         space[idx] = f"{die[0]}{int(die[1]) + delta}"

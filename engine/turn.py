@@ -37,6 +37,7 @@ from engine.choices import (
     SwapOwnDie,
     WorkshopDie,
     WorkshopMove,
+    read,
 )
 from engine.common import (
     AREA_TITLE,
@@ -177,10 +178,10 @@ def choices_turn(st: GameState, step: Step) -> Choices:
 
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    kind = choice.partition(":")[0]  # the forms of a turn differ by their first word
     end = ("publish_or_build", "objectives", "hand_limit", "end_turn")
-    if kind == "ws":
-        s, die, moves = WorkshopMove.decode(choice)
+    value = read("turn", choice)
+    if isinstance(value, WorkshopMove):
+        s, die, moves = value.space, value.die, value.moves
         dest = (s + moves) % 6
         p.coal -= moves - 1
         st.workshop[s].remove(die)
@@ -188,8 +189,8 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         st.ctx = {"type": "workshop", "area": "workshop", "from": s, "to": dest}
         _say(st, f"Workshop turn: moves {die_name(die)} from space {s + 1} to space {dest + 1}.")
         push(st, "ws_push", *end)
-    elif kind == "act":
-        i, area = StoreAction.decode(choice)
+    elif isinstance(value, StoreAction):
+        i, area = value.slot, value.area
         die = p.store[i]
         assert die is not None
         area = area or COLOUR_AREA[die[0]]
@@ -210,8 +211,8 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
             else:
                 after = ["study_cleanup"]
         push(st, "mill_place", *main, "turn_advanced", *after, *end)
-    elif kind == "idle":
-        (i,) = IdleDie.decode(choice)
+    elif isinstance(value, IdleDie):
+        i = value.slot
         st.ctx = {"type": "idle", "area": None, "die": p.store[i]}
         p.store[i] = None
         _say(st, "can take no turn and puts a die in the Mill without an action.")

@@ -86,6 +86,7 @@ def check_round_trip(kind: str, choice_id: str) -> ChoiceValue:
     assert value.id == choice_id, (kind, choice_id)  # print(parse(id)) == id
     assert parse(kind, value.id) == value, (kind, choice_id)  # parse(print(x)) == x
     assert type(value).encode(*type(value).decode(choice_id)) == choice_id
+    assert choices.read(kind, choice_id) == value  # the engine's fast reader agrees
     return value
 
 
