@@ -16,14 +16,17 @@ strongest) at --search-players players.
 Games use seeds seed..seed+games-1 per player count; results do not depend on --jobs.
 With --cache every finished game is appended to a JSON-lines file, and a later run reuses the games
 it finds there that were played by the same engine code with the same content (a long run that
-stops resumes; once engine/content.py adopts a variant's edits, the games played to try the
-variant count for the content as is).
+stops resumes; once an edition adopts a variant's edits, the games played to try the variant count
+for that edition).
+
+Content variants are editions (engine.edition): the default edition with the variant's edits,
+derived, checked and registered in this process under a name made of its fingerprint, so the games
+of several variants are played side by side and nothing is patched.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import hashlib
 import json
@@ -42,10 +45,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import GameSetup  # noqa: E402
-from engine import ai as ai_module  # noqa: E402
-from engine import board as B  # noqa: E402
-from engine import content as C  # noqa: E402
 from engine.ai import get_policy, policy_rng  # noqa: E402
+from engine.edition import Edition, default_edition_name, edition, library  # noqa: E402
 from engine.scoring import CATEGORIES  # noqa: E402
 from engine.state import COLOUR_AREA  # noqa: E402
 
@@ -61,16 +62,20 @@ TARGET_TURNS = 18  # "about 18 turns each"
 
 
 # ======================================================================================
-# Proposed content edits, measured in-process (engine/content.py itself is not changed here)
+# Proposed content edits, measured as variant editions (no edition file is changed here)
 # ======================================================================================
 
-# Each edit: (path, new value, why). Paths: "NAME" (module constant), "NAME[key]" (an entry of
-# a dict or list constant), or "LIST:id.field" (a field of the item with that id in a list).
-# These are candidates still under study; accepted ones are moved into engine/content.py and
-# listed in CHANGES_MADE below.
+# The edition new games take: the content as is, which the variants edit.
+BASE = edition(default_edition_name())
+
+# Each edit: (path, new value, why), a path of the edition file (Edition.derive): "section.key",
+# "section.key[3]" (an entry of a list), "section[id].field" (a field of the item with that id).
+# These are candidates still under study; accepted ones go into a new edition and are listed in
+# CHANGES_MADE below. A variant may contradict a rule on purpose (the seat studies remove the
+# rulebook's seat bonuses): variant editions are built without the rules' facts (engine.facts).
 PROPOSED_EDITS: list[tuple[str, Any, str]] = [
     (
-        "OBJECTIVES:meetings_sponsors.condition",
+        "objectives[meetings_sponsors].condition",
         {"kind": "sponsors_in_supply", "n": 4},
         "Rarely claimed (5 sponsor Partners in a supply of 8). Not applied: the condition is the "
         "rulebook's own example ('Have 5 Partner cards that don't belong to a Science').",
@@ -80,33 +85,33 @@ PROPOSED_EDITS: list[tuple[str, Any, str]] = [
 # Seat-order study (`--seat-study GAMES`): the seat bonuses are stated by the rulebook, so these
 # variants are experiments that locate the last seat's edge, or candidate changes to designed
 # content measured before one is applied.
-_ISOBEL_TILES = {C.STANDARD_SETUP["universities"][city] for city in ("bristol", "manchester")}
+_ISOBEL_TILES = {BASE.standard_setup["universities"][city] for city in ("bristol", "manchester")}
 SEAT_STUDY: dict[str, list[tuple[str, Any, str]]] = {
     "bonuses as printed": [],
-    "no seat bonuses": [("SEAT_BONUS", [{}, {}, {}, {}], "experiment")],
-    "4th seat +1 Coal only (no +£1)": [("SEAT_BONUS[3]", {"coal": 1}, "experiment")],
+    "no seat bonuses": [("setup.seat_bonus", [{}, {}, {}, {}], "experiment")],
+    "4th seat +1 Coal only (no +£1)": [("setup.seat_bonus[3]", {"coal": 1}, "experiment")],
     # The content before the University change (see CHANGES_MADE), on the same seeds. The
     # standard setup's Bristol and Manchester tiles kept their value (the Isobel example).
     "Universities 1 Prestige more (before)": [
         *[
-            (f"UNIVERSITY_TILES:{t['id']}.prestige", t["prestige"] + 1, "experiment")
-            for t in C.UNIVERSITY_TILES
+            (f"university_tiles[{t['id']}].prestige", t["prestige"] + 1, "experiment")
+            for t in BASE.university_tiles
             if t["id"] not in _ISOBEL_TILES
         ],
         *[
-            (f"CITIES:{c['id']}.prestige", c["prestige"] + 1, "experiment")
-            for c in C.CITIES
+            (f"cities[{c['id']}].prestige", c["prestige"] + 1, "experiment")
+            for c in BASE.cities
             if c["region"] == "scottish"
         ],
     ],
     # The content before the Innovation change (see CHANGES_MADE), on the same seeds.
-    "Innovation starts at 1 (before)": [("INNOVATION_START", 1, "experiment")],
+    "Innovation starts at 1 (before)": [("setup.innovation_start", 1, "experiment")],
     # A candidate designed change, tried on the same seeds before it is applied: every seat gets
     # more Coal, which chooses and adjusts Workshop dice (the 3rd and 4th seats start with 1 more).
     "candidate: starting Brass card also gives 1 Coal": [
         *[
-            (f"PARTNERS:{card['id']}.{fld}", value, "candidate")
-            for card in C.PARTNERS
+            (f"partners[{card['id']}].{fld}", value, "candidate")
+            for card in BASE.partners
             if card["tier"] == "S" and card["effect"] == [{"op": "gain", "brass": 1}]
             for fld, value in (
                 ("text", "Gain 1 Brass and 1 Coal"),
@@ -116,7 +121,7 @@ SEAT_STUDY: dict[str, list[tuple[str, Any, str]]] = {
     ],
 }
 
-# What an earlier run of this report led us to change in engine/content.py (designed values only),
+# What earlier runs of this report led us to change in the designed content (designed values only),
 # and what it proposed that we did not take because the rules state the value.
 CHANGES_MADE = [
     "Brass was the bottleneck for Gears (greedy players built about 5 of 12): Stoke-on-Trent now "
@@ -199,38 +204,20 @@ CHANGES_MADE = [
 ]
 
 
-def _slot(path: str) -> tuple[Any, Any]:
-    """The container and key that a PROPOSED_EDITS path names."""
-    if ":" in path:
-        list_name, rest = path.split(":", 1)
-        item_id, fld = rest.split(".", 1)
-        items = {item["id"]: item for item in getattr(C, list_name)}
-        return items[item_id], fld
-    if "[" in path:
-        name, key = path[:-1].split("[", 1)
-        container = getattr(C, name)
-        return container, int(key) if isinstance(container, list) else key
-    return C.__dict__, path
-
-
-def apply_edits(edits: list[tuple[str, Any, str]]) -> list[tuple[Any, Any, Any]]:
-    """Patch engine.content in this process (engine.board's lookups share the same dicts).
-
-    Returns what `revert_edits` needs to put the original values back.
-    """
-    undo = []
-    for path, value, _ in edits:
-        container, key = _slot(path)
-        undo.append((container, key, copy.deepcopy(container[key])))
-        container[key] = copy.deepcopy(value)
-    ai_module._mill_potential_of.cache_clear()
-    return undo
-
-
-def revert_edits(undo: list[tuple[Any, Any, Any]]) -> None:
-    for container, key, old in reversed(undo):
-        container[key] = old
-    ai_module._mill_potential_of.cache_clear()
+def variant_edition(variant: str, base: Edition | None = None) -> Edition:
+    """The edition a game of `variant` is played with: `base` (default: BASE) with the variant's
+    edits, registered in this process (named after its fingerprint: the same edits always make
+    the same edition). A variant whose edits `base` already has is `base` itself."""
+    base = base or BASE
+    edits = variant_edits(variant)
+    if not edits:
+        return base
+    changes = [(path, value) for path, value, _ in edits]
+    trial = base.derive("variant", changes, rules_facts=False)
+    if trial.fingerprint == base.fingerprint:
+        return base
+    named = base.derive(f"{base.name}.variant-{trial.fingerprint[:12]}", changes, rules_facts=False)
+    return library().register(named)
 
 
 # ======================================================================================
@@ -276,33 +263,20 @@ _ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
 
 def engine_fingerprint() -> str:
-    """A hash of the engine's code: every source file but engine/content.py, whose data
-    `content_fingerprint` covers (so a comment there does not invalidate the cache)."""
+    """A hash of the engine's code (its content is in editions: `content_fingerprint`)."""
     digest = hashlib.sha256()
     for path in sorted(_ENGINE.glob("*.py")):
-        if path.name != "content.py":
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
-def _sorted_if_set(value: Any) -> Any:
-    # a set's repr follows the string hash, which differs from one process to the next
-    return sorted(value) if isinstance(value, (set, frozenset)) else repr(value)
+def content_fingerprint(variant: str, base: Edition | None = None) -> str:
+    """The fingerprint of the edition a game of `variant` is played with (`variant_edition`).
 
-
-def content_fingerprint(variant: str) -> str:
-    """A hash of the designed content a game of `variant` is played with (its edits applied).
-
-    A variant whose edits were later written into engine/content.py has the same fingerprint as
-    the content as is, so the games played to try it count for the content that adopted it.
+    A variant whose edits a later edition adopted has that edition's fingerprint, so the games
+    played to try it count for the edition that adopted it.
     """
-    undo = apply_edits(variant_edits(variant))
-    try:
-        data = {name: value for name, value in vars(C).items() if name.isupper()}
-        text = json.dumps(data, sort_keys=True, default=_sorted_if_set)
-    finally:
-        revert_edits(undo)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return variant_edition(variant, base).fingerprint
 
 
 def cache_key(
@@ -369,19 +343,17 @@ def variant_edits(variant: str) -> list[tuple[str, Any, str]]:
 
 def play(job: tuple[int, int, str, dict[str, Any], str]) -> GameStats:
     players, seed, policy_name, kw, variant = job
-    undo = apply_edits(variant_edits(variant))
-    try:
-        return _play(players, seed, policy_name, kw, variant)
-    finally:
-        revert_edits(undo)
+    return _play(players, seed, policy_name, kw, variant, variant_edition(variant))
 
 
-def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant: str) -> GameStats:
+def _play(
+    players: int, seed: int, policy_name: str, kw: dict[str, Any], variant: str, ed: Edition
+) -> GameStats:
     from engine import new_game
     from engine.mill import LINE_DICE, program_met
     from engine.scoring import score
 
-    st = new_game(GameSetup(players=players, seed=seed))
+    st = new_game(GameSetup(players=players, seed=seed, edition=ed.name))
     policies = [get_policy(policy_name, **kw) for _ in range(players)]
     rngs = [policy_rng(seed, s) for s in range(players)]
     programs_seen: set[str] = set()
@@ -421,11 +393,11 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
         p = st.players[seat]
         gained = Counter(p.supply()) - before_cards
         for card in gained.elements():
-            if B.PARTNER[card]["tier"] != "S":
+            if ed.partner[card]["tier"] != "S":
                 taken_partners.append(card)
         new_gears = (Counter(p.gear_supply) + Counter(p.gears)) - before_gears
         for gear in new_gears.elements():
-            if gear in B.MULTIPLIER:
+            if gear in ed.multiplier:
                 taken_multipliers.append(gear)
     seconds = time.perf_counter() - start
     claims: dict[str, list[str]] = {}
@@ -437,9 +409,9 @@ def _play(players: int, seed: int, policy_name: str, kw: dict[str, Any], variant
             if tile:
                 placed.append(tile)
                 dice = [p.mill[i] for i in LINE_DICE[line]]
-                if None not in dice and program_met(B.PROGRAM[tile]["criteria"], dice):  # type: ignore[arg-type]
+                if None not in dice and program_met(ed.program[tile]["criteria"], dice):  # type: ignore[arg-type]
                     scored.append(tile)
-        built += [g for g in p.gears if g and g in B.MULTIPLIER]
+        built += [g for g in p.gears if g and g in ed.multiplier]
     winner = st.winner()
     final_scores = st.final_scores()
     round_totals.append([row["Total"] for row in final_scores])
@@ -678,7 +650,7 @@ def usage_tables(games: list[GameStats]) -> list[str]:
         "| Objective | side | high/low | in play | claimed | per seat | high slots |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
-    for obj in C.OBJECTIVES:
+    for obj in BASE.objectives:
         oid = obj["id"]
         if not in_play[oid]:
             lines.append(f"| {oid} | {obj['side']} | {obj['high']}/{obj['low']} | 0 | - | - | - |")
@@ -705,7 +677,7 @@ def usage_tables(games: list[GameStats]) -> list[str]:
         "| Program | Prestige | on display (games) | placed | taken rate | scored |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for prog in sorted(C.PROGRAMS, key=lambda p: -placed[p["id"]] / max(1, seen[p["id"]])):
+    for prog in sorted(BASE.programs, key=lambda p: -placed[p["id"]] / max(1, seen[p["id"]])):
         pid = prog["id"]
         rate = placed[pid] / seen[pid] if seen[pid] else 0
         sc = f"{100 * scored[pid] / placed[pid]:.0f}%" if placed[pid] else "-"
@@ -727,7 +699,7 @@ def usage_tables(games: list[GameStats]) -> list[str]:
         "| Partner | tier | science | PP | need | on display (games) | taken | taken rate |",
         "|---|---|---|---:|---|---:|---:|---:|",
     ]
-    tiered = [p for p in C.PARTNERS if p["tier"] != "S"]
+    tiered = [p for p in BASE.partners if p["tier"] != "S"]
     for card in sorted(tiered, key=lambda p: -ptaken[p["id"]] / max(1, pseen[p["id"]])):
         cid = card["id"]
         need = card["need"]
@@ -752,7 +724,7 @@ def usage_tables(games: list[GameStats]) -> list[str]:
         "| Multiplier | cost | on display (games) | taken | taken rate | built |",
         "|---|---|---:|---:|---:|---:|",
     ]
-    for m in sorted(C.MULTIPLIERS, key=lambda m: -mtaken[m["id"]] / max(1, mseen[m["id"]])):
+    for m in sorted(BASE.multipliers, key=lambda m: -mtaken[m["id"]] / max(1, mseen[m["id"]])):
         mid = m["id"]
         cost = ", ".join(f"{v} {k}" for k, v in m["cost"].items())
         rate = mtaken[mid] / mseen[mid] if mseen[mid] else 0
@@ -765,14 +737,13 @@ def usage_tables(games: list[GameStats]) -> list[str]:
 def proposed_section(samples: dict[str, list[GameStats]], counts: list[int]) -> list[str]:
     """The proposed edits and their measured effect: same seeds, greedy, before and after."""
     lines = [
-        "## Candidate content edits (measured in-process; engine/content.py unchanged)",
+        "## Candidate content edits (measured as variant editions; no edition changed)",
         "",
         "| Content | now | proposed | why |",
         "|---|---|---|---|",
     ]
     for path, value, why in PROPOSED_EDITS:
-        container, key = _slot(path)
-        lines.append(f"| `{path}` | `{container[key]}` | `{value}` | {why} |")
+        lines.append(f"| `{path}` | `{BASE.value_at(path)}` | `{value}` | {why} |")
     lines += [
         "",
         "Same seeds, greedy self-play, before -> after:",

@@ -13,6 +13,7 @@ from discord.ext import commands
 from cogs import digest, ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.service import Oops
+from engine.edition import library
 from store import GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -129,26 +130,81 @@ class SettingsCog(AdaCog, name="Settings"):
 
     admin_group = True
 
+    @staticmethod
+    def require_admin(interaction: discord.Interaction[Any]) -> None:
+        if not (interaction.permissions.manage_guild or interaction.permissions.administrator):
+            raise Oops("Only server admins (Manage Server) can change this.")
+
     @app_commands.command(
-        name="settings", description="Server settings: the default reminder delay."
+        name="settings", description="Server settings: reminder delay and limits."
     )
     @app_commands.describe(
-        reminder_hours="Hours without a move before a player is reminded (default 12)."
+        reminder_hours="Hours without a move before a player is reminded (default 12).",
+        max_open_lobbies="Lobbies one member may keep waiting for players (default 3).",
+        max_games="Games this server may have set up or being played at once (default 100).",
     )
     @friendly
     async def settings(
         self,
         interaction: discord.Interaction[Any],
-        reminder_hours: app_commands.Range[float, 0.25, 336.0],
+        reminder_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+        max_open_lobbies: app_commands.Range[int, 1, 50] | None = None,
+        max_games: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
-        """The server's default reminder delay (Manage Server)."""
+        """The server's settings (Manage Server): change the ones given, then show them all."""
+        from cogs.lobby import MAX_GAMES_PER_SERVER, MAX_OPEN_LOBBIES_PER_MEMBER
+
         await defer(interaction)
-        if not (interaction.permissions.manage_guild or interaction.permissions.administrator):
-            raise Oops("Only server admins (Manage Server) can change this.")
-        await self.store.set_guild_settings(
-            interaction.guild_id or 0, reminder_hours=float(reminder_hours), now=self.games.now()
+        self.require_admin(interaction)
+        changes: dict[str, Any] = {}
+        if reminder_hours is not None:
+            changes["reminder_hours"] = float(reminder_hours)
+        if max_open_lobbies is not None:
+            changes["max_open_lobbies"] = int(max_open_lobbies)
+        if max_games is not None:
+            changes["max_games"] = int(max_games)
+        gid = interaction.guild_id or 0
+        s = await self.store.set_guild_settings(gid, now=self.games.now(), **changes)
+        await say(
+            interaction,
+            f"Settings of this server{' (changed)' if changes else ''}:\n"
+            f"• reminders after {s.reminder_hours:g} h without a move\n"
+            f"• {s.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER} open lobbies per member\n"
+            f"• {s.max_games or MAX_GAMES_PER_SERVER} games at most\n"
+            f"• new games on edition {s.edition or library().default} "
+            f"({'kept for this server' if s.edition else 'the bot default'})",
         )
-        await say(interaction, f"Reminders in this server now come after {reminder_hours:g} h.")
+
+    async def edition_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = ["default", *library().names()]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+    @app_commands.command(
+        name="edition", description="Which edition of the cards new games use here."
+    )
+    @app_commands.describe(name="An edition, or 'default' to follow the bot's (leave out to see).")
+    @app_commands.autocomplete(name=edition_autocomplete)
+    @friendly
+    async def edition(self, interaction: discord.Interaction[Any], name: str | None = None) -> None:
+        """The content edition this server's new games take: keep an older one until your games
+        end, or follow the bot's default. Games already started keep theirs."""
+        await defer(interaction)
+        gid = interaction.guild_id or 0
+        if name is not None:
+            self.require_admin(interaction)
+            chosen = None if name.strip().lower() == "default" else name.strip()
+            await self.store.set_guild_settings(gid, edition=chosen, now=self.games.now())
+        s = await self.store.guild_settings(gid)
+        in_use = await self.store.editions_in_use(gid)
+        playing = ", ".join(f"{n}: {k}" for n, k in sorted(in_use.items())) or "none"
+        await say(
+            interaction,
+            f"New games here take edition **{s.edition or library().default}** "
+            f"({'kept for this server' if s.edition else 'the bot default'}). "
+            f"Games being played, by edition: {playing}.",
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,8 +20,8 @@ from store import GameRecord, LobbyError
 log = logging.getLogger(__name__)
 
 AI_NAMES = ["Babbage", "Somerville", "Herschel", "De Morgan"]
-MAX_OPEN_LOBBIES_PER_MEMBER = 3  # games a member created that have not started yet
-MAX_GAMES_PER_SERVER = 100  # lobbies and games being played, in one server
+MAX_OPEN_LOBBIES_PER_MEMBER = 3  # default: games a member created that have not started yet
+MAX_GAMES_PER_SERVER = 100  # default: lobbies and games being played, in one server
 NEEDED_PERMISSIONS = (
     "view_channel",
     "send_messages",
@@ -131,22 +131,26 @@ class LobbyCog(AdaCog, name="Lobby"):
             )
 
     async def check_limits(self, interaction: discord.Interaction[Any]) -> None:
-        """A member may hold a few open lobbies, a server a fair number of games."""
+        """A member may hold a few open lobbies, a server a fair number of games (the server's
+        settings, ``/ada-admin settings``, else the defaults)."""
         guild_id = interaction.guild_id or 0
+        settings = await self.store.guild_settings(guild_id)
+        max_lobbies = settings.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER
+        max_games = settings.max_games or MAX_GAMES_PER_SERVER
         mine = [
             g
             for g in await self.store.games_for_user(interaction.user.id, ("lobby",))
             if g.creator_id == interaction.user.id and g.guild_id == guild_id
         ]
-        if len(mine) >= MAX_OPEN_LOBBIES_PER_MEMBER:
+        if len(mine) >= max_lobbies:
             links = ", ".join(f"<#{g.thread_id}>" for g in mine if g.thread_id)
             raise Oops(
                 f"You already have {len(mine)} games waiting for players ({links}): start or "
                 "cancel one of them before creating another."
             )
-        if len(await self.store.games_in_guild(guild_id)) >= MAX_GAMES_PER_SERVER:
+        if len(await self.store.games_in_guild(guild_id)) >= max_games:
             raise Oops(
-                f"This server already has {MAX_GAMES_PER_SERVER} games set up or being played: "
+                f"This server already has {max_games} games set up or being played: "
                 "finish or cancel some before creating more."
             )
 

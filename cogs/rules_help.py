@@ -14,7 +14,7 @@ def rules_text(state: GameState) -> str:
     if dec is None:
         return "The game is over: see `/ada final` for the scorepad."
     name = state.players[dec.player].name
-    text = f"**{name}: {dec.prompt}**\n{rules_for(dec.kind)}"
+    text = f"**{name}: {dec.prompt}**\n{rules_for(dec.kind, state.edition)}"
     if dec.optional:
         text += "\nThis decision is optional: you may skip it."
     if dec.kind in RULES_SUMMARY and dec.kind != "turn":

@@ -32,9 +32,7 @@ import discord
 
 from cogs import digest
 from cogs.text import one_line, shorten
-from engine import Decision, GameState
-from engine import board as B
-from engine import content as C
+from engine import Decision, GameState, choices
 from store import GameRecord, SeatRecord
 
 BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in menus
@@ -129,7 +127,7 @@ def hand_text(state: GameState, seat: int) -> str:
         return "Your hand is empty."
     lines = []
     for card in p.hand:
-        info = B.PARTNER[card]
+        info = state.edition.partner[card]
         lines.append(f"• **{info['name']}**: {one_line(str(info.get('text', '')), 160)}")
     return f"Your hand ({len(p.hand)} Partner cards):\n" + "\n".join(lines)
 
@@ -144,19 +142,23 @@ class Group:
 
 
 def _group_key(state: GameState, kind: str, choice_id: str, label: str) -> str | None:
-    """The group a choice belongs to, for the decisions that can have many choices."""
-    parts = choice_id.split(":")
-    if kind in ("turn", "ws_adjust", "swap_with") and parts[0] in ("ws", "adj"):
-        return f"Workshop space {int(parts[1]) + 1}"
-    if kind == "turn" and parts[0] == "act":
-        return "A Store die for its Action"
-    if kind == "pips" and parts[0] == "pip":
-        return label.split(")")[0] + ")"
-    if kind == "travel_move" and parts[0] == "go":
-        cost = B.TRAVEL_COST[state.me.city][parts[1]]
-        return f"Travel for £{cost}"
-    if kind in ("lecture", "lower_space") and parts[0] in ("lec", "low") and parts[1].isdigit():
-        return str(C.INSTITUTIONS[int(parts[1])]["name"])
+    """The group a choice belongs to, for the decisions that can have many choices (read from
+    the choice's value in the engine's choice format, never from the id's text)."""
+    match choices.parse(kind, choice_id):
+        case (
+            choices.WorkshopMove(space=s)
+            | choices.CoalAdjust(space=s)
+            | choices.WorkshopDie(space=s)
+        ):
+            return f"Workshop space {s + 1}"
+        case choices.StoreAction():
+            return "A Store die for its Action"
+        case choices.ChangePip():
+            return label.split(")")[0] + ")"
+        case choices.GoTo(city=city) if kind == "travel_move":
+            return f"Travel for £{state.edition.travel_cost[state.me.city][city]}"
+        case choices.LectureSpace(institution=i) | choices.LowerSpace(institution=i):
+            return str(state.edition.institutions[i]["name"])
     head, sep, _ = label.partition(": ")
     return head if sep and len(head) <= 40 else None
 

@@ -7,6 +7,11 @@
         state.apply(decision.choices[0].id)  # or any other legal choice id
     state.final_scores()
 
+A game's content (cards, tiles, map, tracks) is its edition, data loaded from engine/editions/
+(`GameSetup.edition`, read by the rules as `state.edition`: engine.edition); its behaviour is its
+rules version (engine.versions). Choice ids are a stored format: engine.choices parses and prints
+them (`state.decision.parse(choice_id)`).
+
 No Discord, SQL or Pillow here: this package can be tested, replayed and benchmarked alone.
 """
 

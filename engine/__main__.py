@@ -2,7 +2,9 @@
 
     python -m engine selfplay --players N --seed S --games G [--json]
         [--policy random|greedy|search] [--seat-policies greedy,random,...] [--rotate]
-        [--budget SECONDS] [--iterations N] [--candidates N]
+        [--budget SECONDS] [--iterations N] [--candidates N] [--edition NAME]
+    python -m engine check-edition FILE [FILE ...]   # check edition files against the rules
+    python -m engine editions                        # the editions this engine has
 
 Game i (0-based) uses seed S+i, and each seat's policy draws its randomness from that seed too, so
 the same arguments print the same output, except the lines starting with "timing:" (text) or the
@@ -21,6 +23,8 @@ from typing import Any
 
 from engine import GameSetup
 from engine.ai import POLICIES, Policy, get_policy, selfplay_game
+from engine.edition import Edition, EditionError, UnknownEdition, library
+from engine.facts import FACTS
 from engine.scoring import CATEGORIES
 
 TIMING_PREFIX = "timing:"
@@ -119,6 +123,11 @@ def _summary(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
 
 def selfplay(args: argparse.Namespace, out: Any) -> int:
     names = _policy_names(args)
+    edition_name = args.edition or library().default
+    try:
+        library().get(edition_name)
+    except (EditionError, UnknownEdition) as exc:
+        raise SystemExit(str(exc)) from None
     games: list[dict[str, Any]] = []
     spent: dict[str, list[float]] = {}
     start = time.perf_counter()
@@ -126,7 +135,7 @@ def selfplay(args: argparse.Namespace, out: Any) -> int:
         seed = args.seed + i
         shift = i % args.players if args.rotate else 0
         seat_names = names[-shift:] + names[:-shift] if shift else list(names)
-        setup = GameSetup(players=args.players, seed=seed)
+        setup = GameSetup(players=args.players, seed=seed, edition=edition_name)
         record = selfplay_game(setup, [_make(n, args) for n in seat_names])
         st = record.state
         game = {
@@ -257,12 +266,75 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="search policy: how many of the greedy's best choices it compares (default 6)",
     )
+    sp.add_argument(
+        "--edition", default=None, help="the content edition to play (default: the default one)"
+    )
+    ce = sub.add_parser(
+        "check-edition",
+        help="check edition files: shape, consistency and every fact the rules state",
+    )
+    ce.add_argument("files", nargs="+", metavar="FILE")
+    sub.add_parser("editions", help="list the editions of this engine")
     return parser
+
+
+def check_editions(paths: list[str], out: Any) -> int:
+    """Check each file; 0 if all are usable editions, 1 otherwise (every problem is printed)."""
+    lib = library()
+    bad = 0
+    for path in paths:
+        try:
+            ed = Edition.load(path)
+        except EditionError as exc:
+            out.write(f"{exc}\n")
+            bad += 1
+            continue
+        released = lib.released.get(ed.name)
+        if released is not None and released != ed.fingerprint:
+            out.write(
+                f"{path}: edition {ed.name!r} is released with other values "
+                f"(fingerprint {released[:16]}..., this file {ed.fingerprint[:16]}...): never "
+                "change a released edition, copy it to a new name instead\n"
+            )
+            bad += 1
+            continue
+        items = [x for v in ed.data.values() if isinstance(v, list) for x in v]
+        designed = sum(1 for x in items if x.get("provisional"))
+        marked = sum(m.provisional for m in ed.marks.values())
+        status = "released" if released else "not released yet"
+        out.write(
+            f"{path}: edition {ed.name!r} ({status}), fingerprint {ed.fingerprint[:16]}...: OK, "
+            f"agrees with all {len(FACTS)} facts the rules state; {len(items)} items "
+            f"({designed} designed, marked provisional) and {marked} designed single values\n"
+        )
+        if released is None:
+            out.write(
+                f'  to release it, add under [released] in index.toml: {ed.name} = "{ed.fingerprint}"\n'
+            )
+    return 1 if bad else 0
+
+
+def list_editions(out: Any) -> int:
+    lib = library()
+    for name in lib.names():
+        try:
+            ed = lib.get(name)
+        except (EditionError, UnknownEdition) as exc:
+            out.write(f"{name}: UNUSABLE - {exc}\n")
+            continue
+        marks = ["default for new games"] if name == lib.default else []
+        marks.append("released" if name in lib.released else "not released")
+        out.write(f"{name}: {ed.title} [{', '.join(marks)}] {ed.fingerprint[:16]}...\n")
+    return 0
 
 
 def main(argv: list[str] | None = None, out: Any = None) -> int:
     args = build_parser().parse_args(argv)
     out = out or sys.stdout
+    if args.command == "check-edition":
+        return check_editions(args.files, out)
+    if args.command == "editions":
+        return list_editions(out)
     if args.games < 0:
         raise SystemExit("--games must be 0 or more")
     if args.command == "selfplay":

@@ -63,9 +63,10 @@ from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from typing import Any, Protocol, runtime_checkable
 
-from engine import board as B
-from engine import content as C
 from engine import rules, scoring
+from engine import vocabulary as V
+from engine.choices import GearSpace, Skip
+from engine.edition import Edition
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, mill_key, program_met
 from engine.mill import evaluate as evaluate_line
 from engine.state import GameState, PlayerState
@@ -113,6 +114,7 @@ _GAME_COPY = {
     "stack": "[dict(step) for step in v]",
     "log": "v[:] if keep_log else []",  # lookahead copies never show their log
     "pending_choices": "None",  # see fast_copy
+    "edition": "v",  # never changes
 }
 _PLAYER_COPY = {
     **dict.fromkeys(["name", "colour", "money", "coal", "brass", "books", "innovation"], "v"),
@@ -168,11 +170,11 @@ def fast_copy(st: GameState, keep_log: bool = False) -> GameState:
     return new
 
 
-def _shuffle_by_tier(deck: list[str], rng: random.Random) -> None:
+def _shuffle_by_tier(deck: list[str], rng: random.Random, ed: Edition) -> None:
     """Shuffle the Partner deck in place keeping each tier in its positions (tier 2 lies under)."""
     by_tier: dict[Any, list[int]] = {}
     for i, card in enumerate(deck):
-        by_tier.setdefault(B.PARTNER[card]["tier"], []).append(i)
+        by_tier.setdefault(ed.partner[card]["tier"], []).append(i)
     for positions in by_tier.values():
         cards = [deck[i] for i in positions]
         rng.shuffle(cards)
@@ -198,7 +200,7 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> None:
             p.hand, p.deck = pool[: len(p.hand)], pool[len(p.hand) :]
     for name in ("program_deck", "assignment_deck", "multiplier_deck"):
         rng.shuffle(getattr(st, name))
-    _shuffle_by_tier(st.partner_deck, rng)
+    _shuffle_by_tier(st.partner_deck, rng, st.edition)
 
 
 # ======================================================================================
@@ -223,9 +225,7 @@ WEIGHTS: dict[str, float] = {
     "opponent_weight": 0.5,  # evaluate = own value - this x best opponent value
 }
 
-_MILESTONES = set(C.RESEARCH_TRACK["advanced"]) | set(C.RESEARCH_TRACK["breakthroughs"])
-_RESEARCH_TOP = C.RESEARCH_TRACK["top"]
-_DIE_FACES = [c + str(v) for c in C.DIE_COLOURS for v in range(1, 7)]
+_DIE_FACES = [c + str(v) for c in V.DIE_COLOURS for v in range(1, 7)]
 
 
 def progress(st: GameState) -> float:
@@ -236,9 +236,9 @@ def progress(st: GameState) -> float:
 
 
 @lru_cache(maxsize=65536)
-def _program_chance(tile: str, dice: tuple[str | None, ...]) -> float:
+def _program_chance(ed: Edition, tile: str, dice: tuple[str | None, ...]) -> float:
     """Share of the ways to fill a line's missing dice (uniform colour and value) meeting a Program."""
-    criteria = B.PROGRAM[tile]["criteria"]
+    criteria = ed.program[tile]["criteria"]
     missing = [i for i, d in enumerate(dice) if d is None]
     if not missing:
         return 1.0 if program_met(criteria, list(dice)) else 0.0  # type: ignore[arg-type]
@@ -264,19 +264,20 @@ def _program_chance(tile: str, dice: tuple[str | None, ...]) -> float:
     return hits / total
 
 
-def _mill_potential(p: PlayerState) -> float:
+def _mill_potential(st: GameState, p: PlayerState) -> float:
     """Estimated Prestige still to come from incomplete lines and their Programs."""
-    return _mill_potential_of(*mill_key(p))
+    return _mill_potential_of(st.edition, *mill_key(p))
 
 
 @lru_cache(maxsize=65536)
 def _mill_potential_of(
+    ed: Edition,
     mill: tuple[str | None, ...],
     gear_spaces: tuple[str | None, ...],
     programs: tuple[str | None, ...],
     steam: int,
 ) -> float:
-    cap = C.STEAM_TRACK[steam]["cap"]
+    cap = ed.steam_track[steam]["cap"]
     total = 0.0
     for line in range(6):
         dice = tuple(mill[i] for i in LINE_DICE[line])
@@ -291,14 +292,14 @@ def _mill_potential_of(
         total += WEIGHTS["partial_line"] * share * estimate
         tile = programs[line]
         if tile and None in dice:  # with its 3 dice a Program scores already (or never)
-            chance = _program_chance(tile, dice)
-            total += WEIGHTS["partial_program"] * chance * B.PROGRAM[tile]["prestige"]
+            chance = _program_chance(ed, tile, dice)
+            total += WEIGHTS["partial_program"] * chance * ed.program[tile]["prestige"]
     return total
 
 
 @cache
-def _milestones_reached(level: int) -> int:
-    return sum(1 for m in _MILESTONES if level >= m)
+def _milestones_reached(milestones: frozenset[int], level: int) -> int:
+    return sum(1 for m in milestones if level >= m)
 
 
 def potential(st: GameState, seat: int) -> float:
@@ -314,15 +315,16 @@ def potential(st: GameState, seat: int) -> float:
         + w["store_die"] * (len(p.store) - p.store.count(None))
         + w["hand_card"] * len(p.hand)
     )
+    milestones = st.edition.research_milestones
     for level in p.research.values():
         value += w["research_step"] * level
-        value += w["research_milestone"] * _milestones_reached(level)
+        value += w["research_milestone"] * _milestones_reached(milestones, level)
     built = 12 - p.gears.count(None)
     open_spaces = max(0, 12 - built - p.discs)
     for gear in p.gear_supply:
         value += w["gear_in_supply"] if gear in ("add", "sub") else w["multiplier_in_supply"]
     value += w["open_gear_space"] * min(open_spaces, 12 - built)
-    value += _mill_potential(p)
+    value += _mill_potential(st, p)
     return value
 
 
@@ -390,7 +392,7 @@ class RandomPolicy:
 
 # Decisions the cheap default answers without looking: the optional Coal adjust of a Workshop die
 # (it only costs Coal within the turn; the greedy still weighs it when it is the decision asked).
-_DEFAULT_ANSWER = {"ws_adjust": "skip"}
+_DEFAULT_ANSWER = {"ws_adjust": Skip.ID}
 
 
 def _myopic_step(st: GameState, seat: int) -> GameState:
@@ -427,16 +429,16 @@ def _best_gear_space(st: GameState, ids: list[str]) -> str:
     """
     p = st.me
     gear = st.stack[-1]["gear"]
-    cap = C.STEAM_TRACK[p.steam]["cap"]
+    cap = st.edition.steam_track[p.steam]["cap"]
     mill, programs = tuple(p.mill), tuple(p.programs)
     best, best_value = ids[0], -math.inf
     for cid in ids:
         gears = list(p.gears)
-        gears[int(cid.split(":")[1])] = gear
+        gears[GearSpace.decode(cid)[0]] = gear
         scored = sum(
             min(v, cap) for line in range(6) if (v := line_value(p.mill, gears, line)) is not None
         )
-        value = scored + _mill_potential_of(mill, tuple(gears), programs, p.steam)
+        value = scored + _mill_potential_of(st.edition, mill, tuple(gears), programs, p.steam)
         if value > best_value:
             best, best_value = cid, value
     return best

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import board as B
-from engine import content as C
 from engine import rng
+from engine.choices import Skip
 from engine.state import (
     AREA_COLOUR,
     AREAS,
@@ -19,9 +18,8 @@ from engine.versions import rule
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
 AUTO = None  # returned by a choices_ function: resolve this step without asking
-SKIP = ("skip", "Skip")
+SKIP = (Skip.ID, "Skip")
 RESOURCES = ("money", "coal", "brass", "books")
-RESEARCH_TOP = C.RESEARCH_TRACK["top"]
 AREA_TITLE = {
     "workshop": "Workshop",
     "study": "Ada's Study",
@@ -135,12 +133,12 @@ def play_from_hand(st: GameState, card: str) -> None:
         push(st, {"op": "discard_played", "card": card})
     else:
         discard_from_hand(p, card)
-    push_effect(st, B.PARTNER[card]["effect"])
+    push_effect(st, st.edition.partner[card]["effect"])
     _shown(st)
 
 
-def partner_name(card: str) -> str:
-    return B.PARTNER[card]["name"]
+def partner_name(st: GameState, card: str) -> str:
+    return st.edition.partner[card]["name"]
 
 
 def _open_gear_spaces(p: PlayerState) -> list[int]:
@@ -151,16 +149,17 @@ def _open_gear_spaces(p: PlayerState) -> list[int]:
 
 
 def _gain_innovation(st: GameState, p: PlayerState, n: int) -> None:
+    top = st.edition.innovation_max
     before = p.innovation
-    p.innovation = min(C.INNOVATION_MAX, p.innovation + n)
-    if before < C.INNOVATION_MAX and p.innovation == C.INNOVATION_MAX:
+    p.innovation = min(top, p.innovation + n)
+    if before < top and p.innovation == top:
         push(st, "innovation_top")
 
 
-def research_level(p: PlayerState, area: str) -> int:
+def research_level(st: GameState, p: PlayerState, area: str) -> int:
     """0, 1 or 2: the advanced action level reached on the area's Research track."""
     lvl = p.research[AREA_COLOUR[area]]
-    first, second = C.RESEARCH_TRACK["advanced"]
+    first, second = st.edition.research_track["advanced"]
     return 2 if lvl >= second else 1 if lvl >= first else 0
 
 
@@ -183,15 +182,15 @@ def _where_name(where: str) -> str:
 # -- discs on the main board -----------------------------------------------------------
 
 
-def loc_name(loc: str) -> str:
+def loc_name(st: GameState, loc: str) -> str:
     kind, _, rest = loc.partition(":")
     if kind == "uni":
-        return B.CITY[rest]["name"]
+        return st.edition.city[rest]["name"]
     if kind == "room":
         return f"Meeting room {int(rest) + 1}"
     if kind == "lec":
         i, level = rest.split(":")
-        return f"{C.INSTITUTIONS[int(i)]['name']}, level {level}"
+        return f"{st.edition.institutions[int(i)]['name']}, level {level}"
     return f"the {AREA_TITLE[AREAS[int(rest)]]} Objective"
 
 
@@ -208,7 +207,7 @@ def discs_at(st: GameState, loc: str) -> list[int]:
 
 def own_board_discs(st: GameState, seat: int) -> list[str]:
     """Locations (not Objectives) holding at least one of the seat's discs, in a stable order."""
-    out = [f"uni:{c}" for c in B.UNIVERSITY_CITIES if seat in st.university_discs[c]]
+    out = [f"uni:{c}" for c in st.edition.university_cities if seat in st.university_discs[c]]
     out += [f"room:{r}" for r in range(4) if seat in discs_at(st, f"room:{r}")]
     out += [f"lec:{key}" for key in sorted(st.lectures) if seat in st.lectures[key]]
     return out
@@ -263,21 +262,25 @@ def _take_disc(st: GameState, seat: int, loc: str) -> None:
 
 def lecture_cost(st: GameState, seat: int, level: int) -> int:
     """Level cost plus every lower level down to your highest Lecture disc (rulebook, Institution)."""
+    return lecture_costs(st, seat)[level]
+
+
+def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
+    """What a Lecture at each level costs the seat (see lecture_cost), all levels at once."""
     mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
     highest = max(mine, default=1)
-    if highest >= level:
-        return C.LECTURE_COSTS[level]
-    return sum(C.LECTURE_COSTS[k] for k in range(max(highest + 1, 2), level + 1))
-
-
-_LECTURE_SPACES = [
-    (f"{i}:{lvl}", i, lvl) for i in range(len(C.INSTITUTIONS)) for lvl in range(2, 7)
-]
+    costs = st.edition.lecture_costs
+    out = {}
+    for level, cost in costs.items():
+        if highest < level:
+            cost = sum(costs[k] for k in range(max(highest + 1, 2), level + 1))
+        out[level] = cost
+    return out
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:
     taken = st.lectures
-    return [(i, lvl) for key, i, lvl in _LECTURE_SPACES if key not in taken]
+    return [(i, lvl) for key, i, lvl in st.edition.lecture_spaces if key not in taken]
 
 
 def _open_rooms(st: GameState) -> list[int]:
@@ -285,27 +288,27 @@ def _open_rooms(st: GameState) -> list[int]:
 
 
 def _free_universities(st: GameState, seat: int) -> list[str]:
-    return [c for c in B.UNIVERSITY_CITIES if seat not in st.university_discs[c]]
+    return [c for c in st.edition.university_cities if seat not in st.university_discs[c]]
 
 
 def university_prestige(st: GameState, city: str) -> int:
     if city in st.universities:
-        return B.UNIVERSITY_TILE[st.universities[city]]["prestige"]
-    return B.CITY[city].get("prestige", 0)
+        return st.edition.university_tile[st.universities[city]]["prestige"]
+    return st.edition.city[city].get("prestige", 0)
 
 
 def science_ones_left(st: GameState, science: str) -> int:
     """1-point Science Scoring tokens of a Science still in its stack (rules version 2): three,
     less those effects gave out (a player holds at most one token per Science)."""
     taken = sum(1 for p in st.players if science in p.science_tokens)
-    return C.SCIENCE_TOKEN_STACK.count(1) - taken
+    return st.edition.science_token_stack.count(1) - taken
 
 
 def city_reward(st: GameState, city: str) -> tuple[list[Step], str]:
     if city in st.universities:
-        tile = B.UNIVERSITY_TILE[st.universities[city]]
-        return tile["effect"] if "effect" in tile else tile["reward"], tile["text"]
-    info = B.CITY[city]
+        tile = st.edition.university_tile[st.universities[city]]
+        return tile["reward"], tile["text"]
+    info = st.edition.city[city]
     return info.get("reward") or [], info.get("text", "")
 
 
@@ -316,7 +319,7 @@ def _need_text(card: dict[str, Any]) -> str:
     return "active die -1" if need["kind"] == "minus1" else "£ = active die"
 
 
-def _partner_label(card: str) -> str:
-    info = B.PARTNER[card]
+def _partner_label(st: GameState, card: str) -> str:
+    info = st.edition.partner[card]
     science = (info["science"] or "sponsor").capitalize()
     return f"{info['name']} ({science}, {info['prestige']} PP, {_need_text(info)}): {info['text']}"

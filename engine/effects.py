@@ -1,14 +1,42 @@
 """Effect steps: the primitives of the rulebook's Icon Reference. Cards, tiles and board spaces
-are lists of these steps (see engine.content)."""
+are lists of these steps (see engine.edition and engine.vocabulary)."""
 
 from __future__ import annotations
 
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
+from engine.choices import (
+    AdjustOwnDie,
+    AdjustWorkshopDie,
+    AdvancedAction,
+    AssignmentToken,
+    Breakthrough,
+    BuildGear,
+    DiscardCard,
+    DisplayCard,
+    Draw,
+    LectureSpace,
+    MeetingRoom,
+    MoveDiscFrom,
+    MoveDiscTo,
+    MultiplierSlot,
+    Option,
+    PlayCard,
+    RelocateFrom,
+    RelocateTo,
+    ResearchTrack,
+    ScienceToken,
+    Skip,
+    StudyItem,
+    TopBonus,
+    University,
+    UpgradeGear,
+    UseDisplayCard,
+    WorkshopBonus,
+    read,
+)
 from engine.common import (
     AREA_TITLE,
     AUTO,
-    RESEARCH_TOP,
     RESOURCES,
     SKIP,
     Choices,
@@ -106,25 +134,28 @@ def resolve_innovation(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_innovation_top(st: GameState, step: Step) -> Choices:
-    if st.me.innovation < C.INNOVATION_TOP_SPEND:
+    if st.me.innovation < st.edition.innovation_top_spend:
         return []
     return [SKIP] + [
-        (f"itop:{b}", f"Spend {C.INNOVATION_TOP_SPEND} Innovation: {C.WORKSHOP_BONUSES[b]['text']}")
-        for b in C.STANDARD_WORKSHOP_ORDER
+        (
+            TopBonus.encode(b),
+            f"Spend {st.edition.innovation_top_spend} Innovation: {st.edition.workshop_bonuses[b]['text']}",
+        )
+        for b in st.edition.workshop_order
         if b != "innovation"
     ]
 
 
 def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
-    st.me.innovation -= C.INNOVATION_TOP_SPEND
-    bonus = choice[5:]
+    st.me.innovation -= st.edition.innovation_top_spend
+    (bonus,) = TopBonus.decode(choice)
     _say(
         st,
-        f"spends {C.INNOVATION_TOP_SPEND} Innovation at the top of the track for {C.WORKSHOP_BONUSES[bonus]['text']}.",
+        f"spends {st.edition.innovation_top_spend} Innovation at the top of the track for {st.edition.workshop_bonuses[bonus]['text']}.",
     )
-    push_effect(st, C.WORKSHOP_BONUSES[bonus]["effect"])
+    push_effect(st, st.edition.workshop_bonuses[bonus]["effect"])
 
 
 def resolve_draw(st: GameState, step: Step, choice: None) -> None:
@@ -138,20 +169,24 @@ def choices_may_draw(st: GameState, step: Step) -> Choices:
     if not p.deck and not p.discard:
         return []
     n = step["n"]
-    return [("draw", f"Draw {n} card{'s' if n > 1 else ''} from your deck"), ("skip", "Draw none")]
+    return [
+        (Draw.ID, f"Draw {n} card{'s' if n > 1 else ''} from your deck"),
+        (Skip.ID, "Draw none"),
+    ]
 
 
 def resolve_may_draw(st: GameState, step: Step, choice: str) -> None:
-    if choice == "draw":
+    if choice == Draw.ID:
         _draw_cards(st, st.me, step["n"])
 
 
 def choices_discard(st: GameState, step: Step) -> Choices:
-    return [(f"dc:{c}", f"Discard {partner_name(c)}") for c in st.me.hand]
+    return [(DiscardCard.encode(c), f"Discard {partner_name(st, c)}") for c in st.me.hand]
 
 
 def resolve_discard(st: GameState, step: Step, choice: str) -> None:
-    discard_from_hand(st.me, choice[3:])
+    (card,) = DiscardCard.decode(choice)
+    discard_from_hand(st.me, card)
     _shown(st)
     if step["n"] > 1:
         push(st, {"op": "discard", "n": step["n"] - 1})
@@ -162,9 +197,9 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
     out = [
-        (f"rs:{t}", f"+1 Research on {TRACK_NAMES[t]} (now {st.me.research[t]})")
-        for t in C.COLOURS_MAIN
-        if st.me.research[t] < RESEARCH_TOP and t not in picked
+        (ResearchTrack.encode(t), f"+1 Research on {TRACK_NAMES[t]} (now {st.me.research[t]})")
+        for t in V.COLOURS_MAIN
+        if st.me.research[t] < st.edition.research_top and t not in picked
     ]
     if _forced_picks(st, step, out):
         return out[:1]
@@ -179,8 +214,10 @@ def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:
         return False
     if not rule(st, "no_pointless_decisions"):
         return False
-    breakthroughs = C.RESEARCH_TRACK["breakthroughs"]
-    return all(st.me.research[cid[3:]] + 1 not in breakthroughs for cid, _ in out)
+    breakthroughs = st.edition.research_track["breakthroughs"]
+    return all(
+        st.me.research[ResearchTrack.decode(cid)[0]] + 1 not in breakthroughs for cid, _ in out
+    )
 
 
 def resolve_research(st: GameState, step: Step, choice: str | None) -> None:
@@ -189,7 +226,7 @@ def resolve_research(st: GameState, step: Step, choice: str | None) -> None:
         for _ in range(n):
             push(st, {"op": "research_step", "track": step["track"]})
         return
-    track = choice[3:]
+    (track,) = ResearchTrack.decode(choice)
     follow: list[Step] = [{"op": "research_step", "track": track}]
     if n > 1:
         follow.append({**step, "n": n - 1, "picked": step.get("picked", []) + [track]})
@@ -199,16 +236,16 @@ def resolve_research(st: GameState, step: Step, choice: str | None) -> None:
 def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
     p = st.me
     track = step["track"]
-    if p.research[track] >= RESEARCH_TOP:
+    if p.research[track] >= st.edition.research_top:
         return  # at the top no more Research is gained on this track
     p.research[track] += 1
     level = p.research[track]
     _say(st, f"gains 1 Research on {TRACK_NAMES[track]} (now {level}).")
-    if level in C.RESEARCH_TRACK["breakthroughs"]:
-        token = B.BREAKTHROUGH[st.breakthroughs[track]]
+    if level in st.edition.research_track["breakthroughs"]:
+        token = st.edition.breakthrough[st.breakthroughs[track]]
         _say(st, f"reaches a Breakthrough on {TRACK_NAMES[track]}: {token['text']}.")
         push_effect(st, token["effect"])
-    if level == RESEARCH_TOP and track not in p.assignment_tokens:
+    if level == st.edition.research_top and track not in p.assignment_tokens:
         stack = st.assignment_token_stacks[track]
         if stack:
             p.assignment_tokens[track] = stack.pop()
@@ -232,24 +269,30 @@ def _repeat(st: GameState, step: Step, choice: str, follow: list[Step]) -> None:
 
 
 def choices_workshop_bonus(st: GameState, step: Step) -> Choices:
-    options = [(f"wb:{b}", C.WORKSHOP_BONUSES[b]["text"]) for b in C.STANDARD_WORKSHOP_ORDER]
+    options = [
+        (WorkshopBonus.encode(b), st.edition.workshop_bonuses[b]["text"])
+        for b in st.edition.workshop_order
+    ]
     return _picked_choices(step, options)
 
 
 def resolve_workshop_bonus(st: GameState, step: Step, choice: str) -> None:
-    _repeat(
-        st, step, choice, [{"op": "run_effect", "steps": C.WORKSHOP_BONUSES[choice[3:]]["effect"]}]
-    )
+    (bonus,) = WorkshopBonus.decode(choice)
+    effect = st.edition.workshop_bonuses[bonus]["effect"]
+    _repeat(st, step, choice, [{"op": "run_effect", "steps": effect}])
 
 
 def choices_study_item(st: GameState, step: Step) -> Choices:
     return _picked_choices(step, _study_item_choices(st, []))
 
 
+_ASSIGNMENT = StudyItem.encode("assignment")
+
+
 def resolve_study_item(st: GameState, step: Step, choice: str) -> None:
     _repeat(st, step, choice, [])
     # gain after pushing the rest so a taken Assignment resolves first
-    if choice == "assignment":
+    if choice == _ASSIGNMENT:
         push(st, {"op": "take_assignment", "main": False})
     else:
         _gain_study_item(st, choice)
@@ -273,14 +316,17 @@ def resolve_take_program(st: GameState, step: Step, choice: str) -> None:
 
 def choices_take_multiplier(st: GameState, step: Step) -> Choices:
     return [
-        (f"mul:{i}", f"Multiplier Gear (build cost {cost_text(B.MULTIPLIER[m]['cost'])})")
+        (
+            MultiplierSlot.encode(i),
+            f"Multiplier Gear (build cost {cost_text(st.edition.multiplier[m]['cost'])})",
+        )
         for i, m in enumerate(st.multiplier_display)
         if m is not None
     ]
 
 
 def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
-    i = int(choice[4:])
+    (i,) = MultiplierSlot.decode(choice)
     gear = st.multiplier_display[i]
     assert gear is not None
     st.multiplier_display[i] = None
@@ -290,30 +336,35 @@ def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_take_partner(st: GameState, step: Step) -> Choices:
-    return [(f"card:{s}", _partner_label(c)) for s, c in enumerate(st.partner_display) if c]
+    return [
+        (DisplayCard.encode(s), _partner_label(st, c))
+        for s, c in enumerate(st.partner_display)
+        if c
+    ]
 
 
 def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
-    slot = int(choice[5:])
+    (slot,) = DisplayCard.decode(choice)
     card = st.partner_display[slot]
     assert card is not None
     st.partner_display[slot] = None
     st.me.hand.append(card)
-    _say(st, f"gains {partner_name(card)}.")
+    _say(st, f"gains {partner_name(st, card)}.")
     push(st, "keep_eight", {"op": "refill", "display": "partner"})
 
 
 def choices_play_free(st: GameState, step: Step) -> Choices:
-    return [("skip", "Play no card")] + [
-        (f"play:{c}", f"Play {partner_name(c)} free: {B.PARTNER[c]['text']}") for c in st.me.hand
+    return [(Skip.ID, "Play no card")] + [
+        (PlayCard.encode(c), f"Play {partner_name(st, c)} free: {st.edition.partner[c]['text']}")
+        for c in st.me.hand
     ]
 
 
 def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
-    card = choice[5:]
-    _say(st, f"plays {partner_name(card)} without its cost: {B.PARTNER[card]['text']}")
+    (card,) = PlayCard.decode(choice)
+    _say(st, f"plays {partner_name(st, card)} without its cost: {st.edition.partner[card]['text']}")
     play_from_hand(st, card)
 
 
@@ -325,18 +376,18 @@ def resolve_discard_played(st: GameState, step: Step, choice: None) -> None:
 
 def choices_use_display_partner(st: GameState, step: Step) -> Choices:
     return [SKIP] + [
-        (f"use:{s}", f"Use {partner_name(c)}: {B.PARTNER[c]['text']}")
+        (UseDisplayCard.encode(s), f"Use {partner_name(st, c)}: {st.edition.partner[c]['text']}")
         for s, c in enumerate(st.partner_display)
         if c
     ]
 
 
 def resolve_use_display_partner(st: GameState, step: Step, choice: str) -> None:
-    if choice != "skip":
-        card = st.partner_display[int(choice[4:])]
+    if choice != Skip.ID:
+        card = st.partner_display[UseDisplayCard.decode(choice)[0]]
         assert card is not None
-        _say(st, f"uses the effect of {partner_name(card)} from the display.")
-        push_effect(st, B.PARTNER[card]["effect"])
+        _say(st, f"uses the effect of {partner_name(st, card)} from the display.")
+        push_effect(st, st.edition.partner[card]["effect"])
 
 
 def resolve_per_hand(st: GameState, step: Step, choice: None) -> None:
@@ -357,8 +408,9 @@ def choices_build(st: GameState, step: Step) -> Choices:
 
 
 def resolve_build(st: GameState, step: Step, choice: str) -> None:
-    if choice != "skip":
-        push(st, {"op": "gear_place", "gear": choice[6:]})
+    if choice != Skip.ID:
+        (gear,) = BuildGear.decode(choice)
+        push(st, {"op": "gear_place", "gear": gear})
 
 
 def resolve_build_free(st: GameState, step: Step, choice: None) -> None:
@@ -374,7 +426,10 @@ def choices_upgrade_subtraction(st: GameState, step: Step) -> Choices:
     return (
         [SKIP]
         + [
-            (f"up:{pos}", f"Turn the Subtraction Gear at {gear_space_name(pos)} into Addition")
+            (
+                UpgradeGear.encode(pos),
+                f"Turn the Subtraction Gear at {gear_space_name(pos)} into Addition",
+            )
             for pos in subs
         ]
         if subs
@@ -383,41 +438,46 @@ def choices_upgrade_subtraction(st: GameState, step: Step) -> Choices:
 
 
 def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
-    st.me.gears[int(choice[3:])] = "add"
+    st.me.gears[UpgradeGear.decode(choice)[0]] = "add"
     st.addition_supply -= 1
     _say(st, "swaps a built Subtraction Gear for an Addition Gear.")
 
 
 def choices_meeting_disc(st: GameState, step: Step) -> Choices:
-    return [(f"room:{r}", f"Place a disc in Meeting room {r + 1}") for r in _open_rooms(st)]
+    return [
+        (MeetingRoom.encode(r), f"Place a disc in Meeting room {r + 1}") for r in _open_rooms(st)
+    ]
 
 
 def resolve_meeting_disc(st: GameState, step: Step, choice: str) -> None:
-    push(st, {"op": "place_disc", "to": choice})
+    (room,) = MeetingRoom.decode(choice)
+    push(st, {"op": "place_disc", "to": f"room:{room}"})
 
 
 def choices_university_disc(st: GameState, step: Step) -> Choices:
     return [
-        (f"uni:{c}", f"Place a disc on {B.CITY[c]['name']}")
+        (University.encode(c), f"Place a disc on {st.edition.city[c]['name']}")
         for c in _free_universities(st, st.current)
     ]
 
 
 def resolve_university_disc(st: GameState, step: Step, choice: str) -> None:
-    push(st, {"op": "place_disc", "to": choice})
+    (city,) = University.decode(choice)
+    push(st, {"op": "place_disc", "to": f"uni:{city}"})
 
 
 def choices_lecture_disc(st: GameState, step: Step) -> Choices:
     return [
-        (f"lec:{i}:{lvl}", f"Place a disc on {loc_name(f'lec:{i}:{lvl}')}")
+        (LectureSpace.encode(i, lvl), f"Place a disc on {loc_name(st, f'lec:{i}:{lvl}')}")
         for i, lvl in _empty_lectures(st)
     ]
 
 
 def resolve_lecture_disc(st: GameState, step: Step, choice: str) -> None:
-    push(st, {"op": "place_disc", "to": choice})
+    i, lvl = LectureSpace.decode(choice)
+    push(st, {"op": "place_disc", "to": f"lec:{i}:{lvl}"})
 
 
 def _available_spaces(st: GameState) -> list[str]:
@@ -431,24 +491,30 @@ def choices_move_disc(st: GameState, step: Step) -> Choices:
     locs = own_board_discs(st, st.current)
     if not locs:
         return []
-    return [SKIP] + [(f"from:{loc}", f"Move your disc from {loc_name(loc)}") for loc in locs]
+    return [SKIP] + [
+        (MoveDiscFrom.encode(loc), f"Move your disc from {loc_name(st, loc)}") for loc in locs
+    ]
 
 
 def resolve_move_disc(st: GameState, step: Step, choice: str) -> None:
-    if choice != "skip":
-        push(st, {"op": "move_disc_to", "from": choice[5:]})
+    if choice != Skip.ID:
+        (loc,) = MoveDiscFrom.decode(choice)
+        push(st, {"op": "move_disc_to", "from": loc})
 
 
 def choices_move_disc_to(st: GameState, step: Step) -> Choices:
     return [
-        (f"to:{loc}", f"to {loc_name(loc)}") for loc in _available_spaces(st) if loc != step["from"]
+        (MoveDiscTo.encode(loc), f"to {loc_name(st, loc)}")
+        for loc in _available_spaces(st)
+        if loc != step["from"]
     ]
 
 
 def resolve_move_disc_to(st: GameState, step: Step, choice: str) -> None:
+    (loc,) = MoveDiscTo.decode(choice)
     _take_disc(st, st.current, step["from"])
-    _put_disc(st, st.current, choice[3:])
-    _say(st, f"moves a disc from {loc_name(step['from'])} to {loc_name(choice[3:])}.")
+    _put_disc(st, st.current, loc)
+    _say(st, f"moves a disc from {loc_name(st, step['from'])} to {loc_name(st, loc)}.")
 
 
 def resolve_remove_disc(st: GameState, step: Step, choice: None) -> None:
@@ -459,79 +525,93 @@ def resolve_remove_disc(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_relocate_university_disc(st: GameState, step: Step) -> Choices:
-    mine = [c for c in B.UNIVERSITY_CITIES if st.current in st.university_discs[c]]
+    mine = [c for c in st.edition.university_cities if st.current in st.university_discs[c]]
     if not mine or not _free_universities(st, st.current):
         return []
-    return [SKIP] + [(f"from:{c}", f"Move your disc from {B.CITY[c]['name']}") for c in mine]
+    return [SKIP] + [
+        (RelocateFrom.encode(c), f"Move your disc from {st.edition.city[c]['name']}") for c in mine
+    ]
 
 
 def resolve_relocate_university_disc(st: GameState, step: Step, choice: str) -> None:
-    if choice != "skip":
-        push(st, {"op": "relocate_to", "from": choice[5:]})
+    if choice != Skip.ID:
+        (city,) = RelocateFrom.decode(choice)
+        push(st, {"op": "relocate_to", "from": city})
 
 
 def choices_relocate_to(st: GameState, step: Step) -> Choices:
     return [
-        (f"to:{c}", f"to {B.CITY[c]['name']}: {city_reward(st, c)[1]}")
+        (RelocateTo.encode(c), f"to {st.edition.city[c]['name']}: {city_reward(st, c)[1]}")
         for c in _free_universities(st, st.current)
     ]
 
 
 def resolve_relocate_to(st: GameState, step: Step, choice: str) -> None:
-    city = choice[3:]
+    (city,) = RelocateTo.decode(choice)
     _take_disc(st, st.current, f"uni:{step['from']}")
     _put_disc(st, st.current, f"uni:{city}")
-    _say(st, f"moves a disc from {B.CITY[step['from']]['name']} to {B.CITY[city]['name']}.")
+    _say(
+        st,
+        f"moves a disc from {st.edition.city[step['from']]['name']} to {st.edition.city[city]['name']}.",
+    )
     push_effect(st, city_reward(st, city)[0])
 
 
 def choices_assignment_token(st: GameState, step: Step) -> Choices:
     p = st.me
     return [
-        (f"at:{c}", f"Take a 1-point {TRACK_NAMES[c]} Assignment Scoring token")
-        for c in C.COLOURS_MAIN
+        (AssignmentToken.encode(c), f"Take a 1-point {TRACK_NAMES[c]} Assignment Scoring token")
+        for c in V.COLOURS_MAIN
         if c not in p.assignment_tokens and 1 in st.assignment_token_stacks[c]
     ]
 
 
 def resolve_assignment_token(st: GameState, step: Step, choice: str) -> None:
-    colour = choice[3:]
+    (colour,) = AssignmentToken.decode(choice)
     st.assignment_token_stacks[colour].remove(1)
     st.me.assignment_tokens[colour] = 1
 
 
 def choices_science_token(st: GameState, step: Step) -> Choices:
-    sciences = C.SCIENCES if step.get("science", "any") == "any" else [step["science"]]
+    sciences = V.SCIENCES if step.get("science", "any") == "any" else [step["science"]]
     limited = rule(st, "science_token_supply")
     return [
-        (f"sci:{s}", f"Take a 1-point {s.capitalize()} Science Scoring token")
+        (ScienceToken.encode(s), f"Take a 1-point {s.capitalize()} Science Scoring token")
         for s in sciences
         if s not in st.me.science_tokens and (not limited or science_ones_left(st, s) > 0)
     ]
 
 
 def resolve_science_token(st: GameState, step: Step, choice: str) -> None:
-    st.me.science_tokens[choice[4:]] = 1
+    (science,) = ScienceToken.decode(choice)
+    st.me.science_tokens[science] = 1
 
 
 def choices_advanced(st: GameState, step: Step) -> Choices:
-    return [(f"adv:{a}", f"Level I advanced action of {AREA_TITLE[a]}") for a in AREAS]
+    return [
+        (AdvancedAction.encode(a), f"Level I advanced action of {AREA_TITLE[a]}") for a in AREAS
+    ]
 
 
 def resolve_advanced(st: GameState, step: Step, choice: str) -> None:
-    push(st, *_advanced_steps(st, choice[4:], 1))
+    (area,) = AdvancedAction.decode(choice)
+    push(st, *_advanced_steps(st, area, 1))
 
 
 def choices_breakthrough(st: GameState, step: Step) -> Choices:
     options = [
-        (f"bt:{t}", f"Breakthrough ({TRACK_NAMES[t]}): {B.BREAKTHROUGH[b]['text']}")
+        (
+            Breakthrough.encode(t),
+            f"Breakthrough ({TRACK_NAMES[t]}): {st.edition.breakthrough[b]['text']}",
+        )
         for t, b in st.breakthroughs.items()
     ]
     return _picked_choices(step, options)
 
 
 def resolve_breakthrough(st: GameState, step: Step, choice: str) -> None:
-    token = B.BREAKTHROUGH[st.breakthroughs[choice[3:]]]
+    (track,) = Breakthrough.decode(choice)
+    token = st.edition.breakthrough[st.breakthroughs[track]]
     _repeat(st, step, choice, [{"op": "run_effect", "steps": token["effect"]}])
 
 
@@ -539,11 +619,11 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
     out: Choices = [SKIP]
     for where, die in _own_dice(st.me):
         v = int(die[1])
-        for delta, sign in ((-1, "-"), (1, "+")):
+        for delta in (-1, 1):
             if 1 <= v + delta <= 6:
                 out.append(
                     (
-                        f"own:{where}:{sign}",
+                        AdjustOwnDie.encode(where, delta),
                         f"Your {die_name(die)} ({_where_name(where)}) to {v + delta}",
                     )
                 )
@@ -552,11 +632,11 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
             if die in space[:idx]:
                 continue
             v = int(die[1])
-            for delta, sign in ((-1, "-"), (1, "+")):
+            for delta in (-1, 1):
                 if 1 <= v + delta <= 6:
                     out.append(
                         (
-                            f"ws:{s}:{idx}:{sign}",
+                            AdjustWorkshopDie.encode(s, idx, delta),
                             f"{die_name(die)} in Workshop space {s + 1} to {v + delta}",
                         )
                     )
@@ -564,26 +644,29 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
 
 
 def resolve_adjust_die(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    value = read("adjust_die", choice)
+    if isinstance(value, Skip):
         return
-    parts = choice.split(":")
-    delta = 1 if parts[-1] == "+" else -1
-    if parts[0] == "own":
+    if isinstance(value, AdjustOwnDie):
+        where, delta = value.die, value.delta
         p = st.me
-        die = (p.store if parts[1][0] == "s" else p.mill)[int(parts[1][1:])]
+        die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
         assert die is not None
-        _set_own_die(p, parts[1], f"{die[0]}{int(die[1]) + delta}")
+        _set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")
     else:
-        space = st.workshop[int(parts[1])]
-        die = space[int(parts[2])]
-        space[int(parts[2])] = f"{die[0]}{int(die[1]) + delta}"
+        assert isinstance(value, AdjustWorkshopDie)
+        s, idx, delta = value.space, value.index, value.delta
+        space = st.workshop[s]
+        die = space[idx]
+        space[idx] = f"{die[0]}{int(die[1]) + delta}"
     if step.get("n", 1) > 1:
         push(st, {**step, "n": step["n"] - 1})
 
 
 def choices_choose(st: GameState, step: Step) -> Choices:
-    return [(f"opt:{i}", o["label"]) for i, o in enumerate(step["options"])]
+    return [(Option.encode(i), o["label"]) for i, o in enumerate(step["options"])]
 
 
 def resolve_choose(st: GameState, step: Step, choice: str) -> None:
-    push_effect(st, step["options"][int(choice[4:])]["effect"])
+    (index,) = Option.decode(choice)
+    push_effect(st, step["options"][index]["effect"])

@@ -1,11 +1,14 @@
 """Short rules summaries, keyed by decision kind, for a player who asks "what are the rules here?".
 
-The text follows the rulebook (../shared/rules/rulebook.en.txt); designed numbers come from content.
+The text follows the rulebook (../shared/rules/rulebook.en.txt); designed numbers come from the
+game's edition (a summary that quotes them is a function of the edition).
 """
 
 from __future__ import annotations
 
-from engine import content as C
+from collections.abc import Callable
+
+from engine.edition import Edition, default_edition_name, edition
 
 _TURN = (
     "On your turn take ONE of two turn types.\n"
@@ -22,7 +25,41 @@ _TURN = (
     "Then Publish in that area (1 Book) or Build one Gear, or neither. Hand limit 5 at the end."
 )
 
-RULES_SUMMARY: dict[str, str] = {
+
+def _meet_room(ed: Edition) -> str:
+    return (
+        "Meetings: place a disc in the top-left empty space of a room, paying its cost: "
+        + ", ".join(
+            f"room {i + 1} £{r['money']} or {r['innovation']} Innovation"
+            for i, r in enumerate(ed.meeting_rooms)
+        )
+        + ". Then take a Partner from the slot under that room or any slot to its right, remove a card "
+        "to keep eight, and draw the cards shown under its slot (2, 1, 1, 0). At the end the "
+        "room's majority takes its 2-point Science token, other players there a 1-point token, "
+        "while the stack lasts (a 2-point and three 1-point tokens per Science)."
+    )
+
+
+def _steam(ed: Edition) -> str:
+    return (
+        "Steam caps what each complete Mill line can score: "
+        + ", ".join(f"level {i}: {lvl['cap']}" for i, lvl in enumerate(ed.steam_track))
+        + ". Advancing may cost Coal as printed on the track."
+    )
+
+
+def _research(ed: Edition) -> str:
+    track = ed.research_track
+    return (
+        "Research moves your marker up a track: advanced level I at "
+        f"{track['advanced'][0]}, level II at {track['advanced'][1]}, "
+        f"Breakthroughs at {' and '.join(map(str, track['breakthroughs']))}, and the "
+        f"top ({track['top']}) takes an Assignment Scoring token (2 for the first "
+        "player, then 1) that scores per Assignment in that colour's column."
+    )
+
+
+RULES_SUMMARY: dict[str, str | Callable[[Edition], str]] = {
     "turn": _TURN,
     "ws_push": (
         "The moving die pushes out one die of equal or lower value from the space it ends in. "
@@ -68,17 +105,7 @@ RULES_SUMMARY: dict[str, str] = {
         "(level I) or up to 2 Small Cities away (level II)."
     ),
     "move_small": "Move free to a Small City (Universities on the way are skipped) and gain its reward.",
-    "meet_room": (
-        "Meetings: place a disc in the top-left empty space of a room, paying its cost: "
-        + ", ".join(
-            f"room {i + 1} £{r['money']} or {r['innovation']} Innovation"
-            for i, r in enumerate(C.MEETING_ROOMS)
-        )
-        + ". Then take a Partner from the slot under that room or any slot to its right, remove a card "
-        "to keep eight, and draw the cards shown under its slot (2, 1, 1, 0). At the end the "
-        "room's majority takes its 2-point Science token, other players there a 1-point token, "
-        "while the stack lasts (a 2-point and three 1-point tokens per Science)."
-    ),
+    "meet_room": _meet_room,
     "meet_card": (
         "Take a Partner card from the slot under your room or to its right; remove a card to keep "
         "eight, then draw as shown under its slot."
@@ -104,19 +131,9 @@ RULES_SUMMARY: dict[str, str] = {
     "hand_limit": "At the end of your turn discard down to five cards.",
     "innovation_top": "Innovation never exceeds 6. Reaching the top you may spend 2 for any Workshop bonus.",
     "program_place": "Place the Program beside a line of your Mill; you gain that space's bonus at once.",
-    "steam": (
-        "Steam caps what each complete Mill line can score: "
-        + ", ".join(f"level {i}: {lvl['cap']}" for i, lvl in enumerate(C.STEAM_TRACK))
-        + ". Advancing may cost Coal as printed on the track."
-    ),
+    "steam": _steam,
     "discard": "Discard a card from your hand to your discard pile.",
-    "research": (
-        "Research moves your marker up a track: advanced level I at "
-        f"{C.RESEARCH_TRACK['advanced'][0]}, level II at {C.RESEARCH_TRACK['advanced'][1]}, "
-        f"Breakthroughs at {' and '.join(map(str, C.RESEARCH_TRACK['breakthroughs']))}, and the "
-        f"top ({C.RESEARCH_TRACK['top']}) takes an Assignment Scoring token (2 for the first "
-        "player, then 1) that scores per Assignment in that colour's column."
-    ),
+    "research": _research,
     "play_free": "You may play a card from your hand without paying its cost or meeting its requirement.",
     "place_disc": (
         "With no disc left on your board, you may move one of your discs already on the main board "
@@ -125,6 +142,10 @@ RULES_SUMMARY: dict[str, str] = {
 }
 
 
-def rules_for(kind: str) -> str:
-    """The rules summary for a decision kind (falls back to the turn overview)."""
-    return RULES_SUMMARY.get(kind, _TURN)
+def rules_for(kind: str, ed: Edition | None = None) -> str:
+    """The rules summary for a decision kind (falls back to the turn overview), with the numbers
+    of the game's edition (`state.edition`; default: the edition new games take)."""
+    text = RULES_SUMMARY.get(kind, _TURN)
+    if callable(text):
+        return text(ed or edition(default_edition_name()))
+    return text

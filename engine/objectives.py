@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
 from engine.common import (
     discs_at,
 )
@@ -52,8 +51,8 @@ def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
         return (
             sum(
                 1
-                for c in B.UNIVERSITY_CITIES
-                if seat in st.university_discs[c] and region in (None, B.CITY[c]["region"])
+                for c in st.edition.university_cities
+                if seat in st.university_discs[c] and region in (None, st.edition.city[c]["region"])
             )
             >= n
         )
@@ -62,19 +61,24 @@ def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
     if kind == "assignment_count":
         return sum(len(v) for v in p.assignments.values()) >= n
     if kind == "mill_main_colours":
-        return set(C.COLOURS_MAIN) <= {d[0] for d in p.mill if d}
+        return set(V.COLOURS_MAIN) <= {d[0] for d in p.mill if d}
     if kind == "multipliers_built":
         return sum(1 for g in p.gears if g and g not in ("add", "sub")) >= n
     if kind == "gears_built":
         return sum(1 for g in p.gears if g) >= n
     if kind == "lecture_majorities":
-        return sum(1 for i in range(len(C.INSTITUTIONS)) if _lecture_leader(st, i) == seat) >= n
+        return (
+            sum(1 for i in range(len(st.edition.institutions)) if _lecture_leader(st, i) == seat)
+            >= n
+        )
     if kind == "lecture_levels":
         return len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
     if kind == "sponsors_in_supply":
-        return sum(1 for c in p.supply() if B.PARTNER[c]["science"] is None) >= n
+        return sum(1 for c in p.supply() if st.edition.partner[c]["science"] is None) >= n
     if kind == "science_cards":
-        return sum(1 for c in p.supply() if B.PARTNER[c]["science"] == cond["science"]) >= n
+        return (
+            sum(1 for c in p.supply() if st.edition.partner[c]["science"] == cond["science"]) >= n
+        )
     if kind == "programs_placed":
         return sum(1 for t in p.programs if t) >= n
     if kind == "meeting_rooms":

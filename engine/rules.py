@@ -10,7 +10,7 @@ choices as `(id, label)` pairs in a stable order (or AUTO to resolve without ask
 `run()` resolves steps until one needs a decision with two or more choices (a step with a single
 legal choice is applied at once, one with none is skipped: "if you are unable to gain the benefits
 of an effect you do not gain them"). Card, tile and space effects are lists of steps taken from
-`engine.content`, so the same interpreter runs all of them, and a pending chain of effects is
+the game's edition (`engine.edition`), so the same interpreter runs all of them, and a pending chain of effects is
 plain data that survives serialisation.
 
 Where things are
@@ -29,9 +29,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from engine import board as B
-from engine import content as C
 from engine import effects, rng, turn
+from engine import vocabulary as V
+from engine.choices import Done, DraftCard, Skip
 from engine.common import (
     AUTO,
     Choices,
@@ -44,6 +44,7 @@ from engine.common import (
     partner_name,
     push,
 )
+from engine.edition import edition
 from engine.objectives import OBJECTIVE_STEPS
 from engine.state import (
     AREAS,
@@ -62,38 +63,40 @@ from engine.versions import rule
 
 
 def new_game(setup: GameSetup) -> GameState:
-    """Set up a game as the rulebook's Setup section describes, all chance drawn from the seed."""
+    """Set up a game as the rulebook's Setup section describes, all chance drawn from the seed,
+    with the content of the edition the setup names (raises UnknownEdition)."""
+    ed = edition(setup.edition)
     seed = setup.seed & ((1 << 64) - 1)
     n = setup.players
     names = list(setup.names)
     if setup.shuffle_seats:
         seed = rng.shuffle(seed, names)
     players = [
-        PlayerState(name=names[i], colour=C.PLAYER_COLOURS[i], store=[None] * C.STORE_SLOTS)
+        PlayerState(name=names[i], colour=ed.player_colours[i], store=[None] * ed.store_slots)
         for i in range(n)
     ]
-    st = GameState(setup=setup, players=players, rng=seed)
+    st = GameState(setup=setup, players=players, rng=seed, edition=ed)
 
     # Universities, Objectives, Breakthroughs, Science stacks: printed standard or random.
-    std = C.STANDARD_SETUP
+    std = ed.standard_setup
     if setup.random_setup:
         for region in ("southern", "central"):
-            spaces = [c for c in B.UNIVERSITY_CITIES if B.CITY[c]["region"] == region]
-            tiles = [t["id"] for t in C.UNIVERSITY_TILES if t["region"] == region]
+            spaces = [c for c in ed.university_cities if ed.city[c]["region"] == region]
+            tiles = [t["id"] for t in ed.university_tiles if t["region"] == region]
             st.rng = rng.shuffle(st.rng, tiles)
             st.universities.update(zip(spaces, tiles, strict=False))
         st.rng, side_pick = rng.below(st.rng, 2)
         side = "AB"[side_pick]
         for area in AREAS:
-            options = [o["id"] for o in C.OBJECTIVES if o["area"] == area and o["side"] == side]
+            options = [o["id"] for o in ed.objectives if o["area"] == area and o["side"] == side]
             st.rng, k = rng.below(st.rng, len(options))
             st.objectives.append(options[k])
-        tokens = [b["id"] for b in C.BREAKTHROUGHS]
+        tokens = [b["id"] for b in ed.breakthroughs]
         st.rng = rng.shuffle(st.rng, tokens)
-        st.breakthroughs = dict(zip(C.COLOURS_MAIN, tokens, strict=False))
-        st.room_science = list(C.SCIENCES)
+        st.breakthroughs = dict(zip(V.COLOURS_MAIN, tokens, strict=False))
+        st.room_science = list(V.SCIENCES)
         st.rng = rng.shuffle(st.rng, st.room_science)
-        st.workshop_bonus = list(C.STANDARD_WORKSHOP_ORDER)
+        st.workshop_bonus = list(ed.workshop_order)
         st.rng = rng.shuffle(st.rng, st.workshop_bonus)
     else:
         st.universities = dict(std["universities"])
@@ -101,54 +104,55 @@ def new_game(setup: GameSetup) -> GameState:
         st.breakthroughs = dict(std["breakthroughs"])
         st.room_science = list(std["science_rooms"])
         st.workshop_bonus = list(std["workshop_order"])
-    st.university_discs = {c: [] for c in B.UNIVERSITY_CITIES}
+    st.university_discs = {c: [] for c in ed.university_cities}
     st.assignment_token_stacks = {
-        c: list(reversed(C.ASSIGNMENT_TOKEN_STACK)) for c in C.COLOURS_MAIN
+        c: list(reversed(ed.assignment_token_stack)) for c in V.COLOURS_MAIN
     }
-    st.rooms = [[None] * room["capacity"] for room in C.MEETING_ROOMS]
+    st.rooms = [[None] * room["capacity"] for room in ed.meeting_rooms]
 
     # Dice: 2 of each colour out with 2 players, 1 with 3.
-    remove = C.DICE_REMOVED_PER_COLOUR[n]
-    st.bag = [c for c in C.DIE_COLOURS for _ in range(C.DICE_PER_COLOUR - remove)]
+    remove = ed.dice_removed_per_colour[n]
+    st.bag = [c for c in V.DIE_COLOURS for _ in range(ed.dice_per_colour - remove)]
     st.workshop = [
-        [_draw_die(st) for _ in range(C.WORKSHOP_DICE_PER_SPACE)] for _ in range(C.WORKSHOP_SPACES)
+        [_draw_die(st) for _ in range(ed.workshop_dice_per_space)]
+        for _ in range(ed.workshop_spaces)
     ]
 
-    st.program_deck = [p["id"] for p in C.PROGRAMS]
+    st.program_deck = [p["id"] for p in ed.programs]
     st.rng = rng.shuffle(st.rng, st.program_deck)
-    st.program_display = [None] * C.PROGRAM_DISPLAY
-    st.assignment_deck = [a["id"] for a in C.ASSIGNMENTS]
+    st.program_display = [None] * ed.program_display
+    st.assignment_deck = [a["id"] for a in ed.assignments]
     st.rng = rng.shuffle(st.rng, st.assignment_deck)
-    st.assignment_display = [None] * C.ASSIGNMENT_DISPLAY
-    st.multiplier_deck = [m["id"] for m in C.MULTIPLIERS]
+    st.assignment_display = [None] * ed.assignment_display
+    st.multiplier_deck = [m["id"] for m in ed.multipliers]
     st.rng = rng.shuffle(st.rng, st.multiplier_deck)
-    st.multiplier_display = [None] * C.MULTIPLIER_DISPLAY
+    st.multiplier_display = [None] * ed.multiplier_display
     for name in ("program", "assignment", "multiplier"):
         _slide_and_refill(st, name)
 
     # Partners: one tier-1 card each, tier-1 deck cut to 6, tier 2 under it.
-    tier1 = [p["id"] for p in C.PARTNERS if p["tier"] == 1]
-    tier2 = [p["id"] for p in C.PARTNERS if p["tier"] == 2]
+    tier1 = [p["id"] for p in ed.partners if p["tier"] == 1]
+    tier2 = [p["id"] for p in ed.partners if p["tier"] == 2]
     st.rng = rng.shuffle(st.rng, tier1)
     st.rng = rng.shuffle(st.rng, tier2)
     dealt = [tier1.pop() for _ in range(n)]
     if n < 4:
-        tier1 = tier1[: C.TIER1_DECK_AFTER_DEAL]
+        tier1 = tier1[: ed.tier1_deck_after_deal]
     st.partner_deck = tier2 + tier1  # the top of a deck is the end of its list
-    st.partner_display = [None] * C.PARTNER_DISPLAY
+    st.partner_display = [None] * ed.partner_display
     _slide_and_refill(st, "partner")
 
-    st.addition_supply = C.ADDITION_GEARS - n
+    st.addition_supply = ed.addition_gears - n
     for i, p in enumerate(players):
-        p.deck = [c["id"] for c in C.PARTNERS if c["tier"] == "S" and c["deck"] == p.colour]
+        p.deck = [c["id"] for c in ed.partners if c["tier"] == "S" and c["deck"] == p.colour]
         if not setup.draft_tier1:
             _join_deck(st, p, dealt[i])
-        for res, amount in C.START_RESOURCES.items():
-            setattr(p, res, amount + C.SEAT_BONUS[i].get(res, 0))
-        p.city = C.START_CITY
-        p.innovation = C.INNOVATION_START
-        p.steam = C.STEAM_START
-        p.gear_supply = list(C.START_GEARS)
+        for res, amount in ed.start_resources.items():
+            setattr(p, res, amount + ed.seat_bonus[i].get(res, 0))
+        p.city = ed.start_city
+        p.innovation = ed.innovation_start
+        p.steam = ed.steam_start
+        p.gear_supply = list(ed.start_gears)
     st.log.append(f"Game set up for {n} players; {players[0].name} is the first player.")
     if setup.draft_tier1:
         # Experienced players draft the dealt tier 1 cards in reverse turn order (rulebook, Setup).
@@ -166,7 +170,7 @@ def _join_deck(st: GameState, p: PlayerState, tier1_card: str) -> None:
     """Shuffle the tier 1 card into the starting deck and draw the opening hand of four."""
     p.deck.append(tier1_card)
     st.rng = rng.shuffle(st.rng, p.deck)
-    _draw_cards(st, p, C.START_HAND)
+    _draw_cards(st, p, st.edition.start_hand)
 
 
 def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
@@ -174,14 +178,14 @@ def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_draft(st: GameState, step: Step) -> Choices:
-    return [(f"draft:{c}", _partner_label(c)) for c in st.ctx["draft"]]
+    return [(DraftCard.encode(c), _partner_label(st, c)) for c in st.ctx["draft"]]
 
 
 def resolve_draft(st: GameState, step: Step, choice: str) -> None:
-    card = choice[6:]
+    (card,) = DraftCard.decode(choice)
     st.ctx["draft"].remove(card)
     _join_deck(st, st.me, card)
-    _say(st, f"drafts {partner_name(card)}.")
+    _say(st, f"drafts {partner_name(st, card)}.")
 
 
 def replay(setup: GameSetup, choices: list[str]) -> GameState:
@@ -253,7 +257,7 @@ def decision(st: GameState) -> Decision | None:
         kind=step["op"],
         prompt=prompt,
         choices=[Choice(i, label) for i, label in options],
-        optional=any(i in ("skip", "done") for i, _ in options),
+        optional=any(i in _OPTIONAL for i, _ in options),
         private=step["op"] in PRIVATE_DECISIONS,
     )
 
@@ -300,6 +304,9 @@ def _collect(prefix: str) -> dict[str, Any]:
 
 CHOICES: dict[str, Any] = _collect("choices_")
 RESOLVE: dict[str, Any] = _collect("resolve_")
+
+# Choices that decline: a decision offering one is optional.
+_OPTIONAL = (Skip.ID, Done.ID)
 
 # Decisions whose choices name cards in the player's hand (hidden information).
 PRIVATE_DECISIONS = frozenset({"partner_play", "play_free", "keep_eight", "hand_limit", "discard"})

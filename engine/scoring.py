@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from engine import board as B
-from engine import content as C
 from engine.common import science_ones_left, university_prestige
+from engine.edition import Edition
 from engine.mill import LINE_DICE, line_value, mill_key, program_met
 from engine.state import GameState, PlayerState
 from engine.versions import rule
@@ -31,7 +30,7 @@ def objectives(st: GameState, seat: int) -> int:
     for a, obj in enumerate(st.objectives):
         for who, slot in st.objective_discs[a]:
             if who == seat:
-                total += B.OBJECTIVE[obj][slot]
+                total += st.edition.objective[obj][slot]
     return total
 
 
@@ -68,7 +67,7 @@ def lectures(st: GameState, seat: int) -> int:
             best = max(counts.values())
             if counts[seat] == best:
                 tied = sum(1 for c in counts.values() if c == best)
-                prestige = C.LECTURE_MAJORITY[level]
+                prestige = st.edition.lecture_majority[level]
                 total += prestige if tied == 1 else prestige // 2
     return total
 
@@ -143,34 +142,38 @@ def meetings(st: GameState, seat: int) -> int:
     tokens = science_tokens(st, seat)
     if not tokens:
         return 0
-    held = [B.PARTNER[c]["science"] for c in st.players[seat].supply()]
+    partner = st.edition.partner
+    held = [partner[c]["science"] for c in st.players[seat].supply()]
     return sum(value * held.count(science) for science, value in tokens.items())
 
 
 def partners(st: GameState, seat: int) -> int:
-    return sum(B.PARTNER[c]["prestige"] for c in st.players[seat].supply())
+    partner = st.edition.partner
+    return sum(partner[c]["prestige"] for c in st.players[seat].supply())
 
 
 def programs(st: GameState, seat: int) -> int:
-    return _mill_categories(st.players[seat])[0]
+    return _mill_categories(st, st.players[seat])[0]
 
 
 def lines(st: GameState, seat: int) -> int:
-    return _mill_categories(st.players[seat])[1]
+    return _mill_categories(st, st.players[seat])[1]
 
 
 def gears(st: GameState, seat: int) -> int:
-    return -C.GEAR_MISSING_PENALTY * st.players[seat].gears.count(None)
+    return -st.edition.gear_missing_penalty * st.players[seat].gears.count(None)
 
 
-def _mill_categories(p: PlayerState) -> tuple[int, int]:
+def _mill_categories(st: GameState, p: PlayerState) -> tuple[int, int]:
     """Programs and Lines of a player's Mill."""
-    return _mill_categories_of(*mill_key(p))
+    return _mill_categories_of(st.edition, *mill_key(p))
 
 
-# Cached because lookahead scores the same few Mills thousands of times per decision.
+# Cached because lookahead scores the same few Mills thousands of times per decision (the
+# edition is part of the key: an Edition hashes by identity, and never changes).
 @lru_cache(maxsize=65536)
 def _mill_categories_of(
+    ed: Edition,
     mill: tuple[str | None, ...],
     gear_spaces: tuple[str | None, ...],
     tiles: tuple[str | None, ...],
@@ -179,15 +182,15 @@ def _mill_categories_of(
     program_total = 0
     for line, tile in enumerate(tiles):
         dice = [mill[i] for i in LINE_DICE[line]]
-        if tile and None not in dice and program_met(B.PROGRAM[tile]["criteria"], dice):  # type: ignore[arg-type]
-            program_total += B.PROGRAM[tile]["prestige"]
-    cap = C.STEAM_TRACK[steam]["cap"]
+        if tile and None not in dice and program_met(ed.program[tile]["criteria"], dice):  # type: ignore[arg-type]
+            program_total += ed.program[tile]["prestige"]
+    cap = ed.steam_track[steam]["cap"]
     values = [line_value(mill, gear_spaces, line) for line in range(6)]  # type: ignore[arg-type]
     return program_total, sum(min(v, cap) for v in values if v is not None)
 
 
 def innovation(st: GameState, seat: int) -> int:
-    return C.INNOVATION_PRESTIGE.get(st.players[seat].innovation, 0)
+    return st.edition.innovation_prestige.get(st.players[seat].innovation, 0)
 
 
 def assignment_tokens(st: GameState, seat: int) -> int:

@@ -15,6 +15,9 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from engine.choices import ChoiceValue
+from engine.choices import parse as parse_choice
+from engine.edition import FIRST_EDITION, NAME_PATTERN, Edition, default_edition_name, edition
 from engine.versions import LATEST_RULES, RULES_VERSIONS
 
 AREAS = ["study", "travel", "meetings", "institutions"]
@@ -31,6 +34,10 @@ _DIE_NAMES = {f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v
 def die_name(die: str) -> str:
     """'Y5' -> 'yellow 5'."""
     return _DIE_NAMES[die]
+
+
+# GameState fields that are not game data: never serialised.
+NOT_SERIALISED = ("pending_choices", "edition")
 
 
 class IllegalChoice(ValueError):
@@ -54,6 +61,11 @@ class Decision:
     optional: bool = False  # a "skip" choice is among the choices
     private: bool = False  # the choices show the player's hand: show them to that player only
 
+    def parse(self, choice_id: str) -> ChoiceValue:
+        """The typed value of a choice id of this decision (engine.choices; raises
+        BadChoiceId): `dec.parse("ws:3:Y5:1").space == 3`."""
+        return parse_choice(self.kind, choice_id)
+
 
 @dataclass(slots=True)
 class GameSetup:
@@ -62,6 +74,10 @@ class GameSetup:
     rules_version: the rules the game is played under (engine.versions). A new setup takes the
     latest; a stored setup without the field is version 1, the rules every game began with before
     versions existed, so stored games replay exactly as they were played.
+
+    edition: the content the game is played with (engine.edition), by name. A new setup takes the
+    library's default; a stored setup without the field is FIRST_EDITION, the content every game
+    began with before editions existed. The name is resolved when the game is set up or loaded.
     """
 
     players: int = 2
@@ -72,6 +88,7 @@ class GameSetup:
     draft_tier1: bool = False  # experienced players draft the tier 1 cards in reverse turn order
     max_rounds: int = 40  # designed safeguard so every game ends; real games take ~18 rounds
     rules_version: int = LATEST_RULES
+    edition: str = field(default_factory=default_edition_name)
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -79,6 +96,8 @@ class GameSetup:
         if self.rules_version not in RULES_VERSIONS:
             known = ", ".join(str(v) for v in RULES_VERSIONS)
             raise ValueError(f"Unknown rules version {self.rules_version!r} (known: {known}).")
+        if not isinstance(self.edition, str) or not NAME_PATTERN.match(self.edition):
+            raise ValueError(f"Not an edition name: {self.edition!r}.")
         if not self.names:
             self.names = [f"Player {i + 1}" for i in range(self.players)]
         if len(self.names) != self.players:
@@ -88,12 +107,15 @@ class GameSetup:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         if d["rules_version"] == 1:
             del d["rules_version"]  # version 1 setups serialise exactly as before versions existed
+        if d["edition"] == FIRST_EDITION:
+            del d["edition"]  # so do setups of the first edition
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameSetup:
         kwargs = {f.name: d[f.name] for f in fields(cls) if f.name in d}
         kwargs.setdefault("rules_version", 1)
+        kwargs.setdefault("edition", FIRST_EDITION)
         return cls(**kwargs)
 
 
@@ -178,12 +200,22 @@ class GameState:
     log: list[str] = field(default_factory=list)
     # Not game data: the choices run() computed for the pending decision, reused by apply().
     pending_choices: Any = field(default=None, repr=False, compare=False)
+    # Not game data either: the content, the edition `setup.edition` names (see __post_init__).
+    edition: Edition = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.edition is None:
+            self.edition = edition(self.setup.edition)  # raises UnknownEdition
+        elif self.edition.name != self.setup.edition:
+            raise ValueError(
+                f"the setup names edition {self.setup.edition!r}, not {self.edition.name!r}"
+            )
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
         for f in fields(self):
-            if f.name == "pending_choices":
+            if f.name in NOT_SERIALISED:
                 continue
             value = getattr(self, f.name)
             if f.name == "setup":
@@ -194,14 +226,15 @@ class GameState:
         return json.loads(json.dumps(d))  # a deep, JSON-pure copy
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
+    def from_dict(cls, d: dict[str, Any], edition: Edition | None = None) -> GameState:
+        """The state of a to_dict(); its edition is looked up by name unless given."""
         d = json.loads(json.dumps(d))
         kwargs = {
-            f.name: d[f.name] for f in fields(cls) if f.name in d and f.name != "pending_choices"
+            f.name: d[f.name] for f in fields(cls) if f.name in d and f.name not in NOT_SERIALISED
         }
         kwargs["setup"] = GameSetup.from_dict(d["setup"])
         kwargs["players"] = [PlayerState(**p) for p in d["players"]]
-        return cls(**kwargs)
+        return cls(**kwargs, edition=edition)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
@@ -211,7 +244,7 @@ class GameState:
         return cls.from_dict(json.loads(text))
 
     def copy(self) -> GameState:
-        return GameState.from_dict(self.to_dict())
+        return GameState.from_dict(self.to_dict(), self.edition)
 
     def digest(self) -> str:
         return hashlib.sha256(self.to_json().encode()).hexdigest()

@@ -3,8 +3,42 @@ Publish or Build, and the end of a turn."""
 
 from __future__ import annotations
 
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
+from engine.choices import (
+    AdvanceSteam,
+    AnalyticalSociety,
+    AssignmentCard,
+    AssignmentColumn,
+    AttendRoom,
+    BuildGear,
+    ChangePip,
+    CoalAdjust,
+    DiscardCard,
+    DisplayCard,
+    Done,
+    GearSpace,
+    GoTo,
+    IdleDie,
+    LectureSpace,
+    LowerSpace,
+    MillSlot,
+    MoveDiscHere,
+    Pass,
+    PlayCard,
+    ProgramLine,
+    ProgramTile,
+    Publish,
+    PushOut,
+    RemoveCard,
+    Skip,
+    StackDisc,
+    StoreAction,
+    StudyItem,
+    SwapOwnDie,
+    WorkshopDie,
+    WorkshopMove,
+    read,
+)
 from engine.common import (
     AREA_TITLE,
     AUTO,
@@ -34,6 +68,7 @@ from engine.common import (
     discard_from_hand,
     discs_at,
     lecture_cost,
+    lecture_costs,
     loc_name,
     own_board_discs,
     partner_name,
@@ -69,16 +104,16 @@ def _area_possible(st: GameState, area: str) -> bool:
             return None in p.programs and any(t is not None for t in st.program_display)
         return True
     if area == "travel":
-        costs = B.TRAVEL_COST[p.city]
+        costs = st.edition.travel_cost[p.city]
         return any(c != p.city and costs[c] <= p.money and _may_stop(st, c) for c in costs)
     if area == "meetings":
         return any(
-            p.money >= C.MEETING_ROOMS[r]["money"]
-            or p.innovation >= C.MEETING_ROOMS[r]["innovation"]
+            p.money >= st.edition.meeting_rooms[r]["money"]
+            or p.innovation >= st.edition.meeting_rooms[r]["innovation"]
             for r in _open_rooms(st)
         )
-    levels = {lvl for _, lvl in _empty_lectures(st)}
-    return any(lecture_cost(st, st.current, lvl) <= p.innovation for lvl in levels)
+    costs = lecture_costs(st, st.current)
+    return any(costs[lvl] <= p.innovation for _, lvl in _empty_lectures(st))
 
 
 def choices_turn(st: GameState, step: Step) -> Choices:
@@ -99,12 +134,15 @@ def choices_turn(st: GameState, step: Step) -> Choices:
                         extra = " two spaces (1 Coal)" if moves == 2 else ""
                         out.append(
                             (
-                                f"ws:{s}:{die}:{moves}",
+                                WorkshopMove.encode(s, die, moves),
                                 f"Workshop: move {die_name(die)} from space {s + 1}{extra}",
                             )
                         )
     mill_full = None not in p.mill
-    possible = {area: _area_possible(st, area) for area in AREAS} if not mill_full else {}
+    # which areas the Store's dice could take (a grey die any): only those are worth checking
+    colours = {d[0] for d in p.store if d} if not mill_full else set()
+    areas = AREAS if "K" in colours else [COLOUR_AREA[c] for c in colours]
+    possible = {area: _area_possible(st, area) for area in areas}
     seen: set[str] = set()
     for i, die in enumerate(p.store):
         if die is None or die in seen or mill_full:
@@ -114,28 +152,36 @@ def choices_turn(st: GameState, step: Step) -> Choices:
             for area in AREAS:
                 if possible[area]:
                     out.append(
-                        (f"act:{i}:{area}", f"Actions: grey {die[1]} for {AREA_TITLE[area]}")
+                        (
+                            StoreAction.encode(i, area),
+                            f"Actions: grey {die[1]} for {AREA_TITLE[area]}",
+                        )
                     )
         elif possible[COLOUR_AREA[die[0]]]:
             area = COLOUR_AREA[die[0]]
-            out.append((f"act:{i}", f"Actions: {die_name(die)} for {AREA_TITLE[area]}"))
+            out.append(
+                (StoreAction.encode(i, None), f"Actions: {die_name(die)} for {AREA_TITLE[area]}")
+            )
     if not out:
         # Designed rule for a corner the rulebook leaves open: with no turn possible, a die goes
         # to the Mill without its action, or (no die either) the turn passes.
         out = [
-            (f"idle:{i}", f"No turn possible: put {die_name(d)} in your Mill without an action")
+            (
+                IdleDie.encode(i),
+                f"No turn possible: put {die_name(d)} in your Mill without an action",
+            )
             for i, d in enumerate(p.store)
             if d and not mill_full
-        ] or [("pass", "No turn possible: pass")]
+        ] or [(Pass.ID, "No turn possible: pass")]
     return out
 
 
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    parts = choice.split(":")
     end = ("publish_or_build", "objectives", "hand_limit", "end_turn")
-    if parts[0] == "ws":
-        s, die, moves = int(parts[1]), parts[2], int(parts[3])
+    value = read("turn", choice)
+    if isinstance(value, WorkshopMove):
+        s, die, moves = value.space, value.die, value.moves
         dest = (s + moves) % 6
         p.coal -= moves - 1
         st.workshop[s].remove(die)
@@ -143,11 +189,11 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         st.ctx = {"type": "workshop", "area": "workshop", "from": s, "to": dest}
         _say(st, f"Workshop turn: moves {die_name(die)} from space {s + 1} to space {dest + 1}.")
         push(st, "ws_push", *end)
-    elif parts[0] == "act":
-        i = int(parts[1])
+    elif isinstance(value, StoreAction):
+        i, area = value.slot, value.area
         die = p.store[i]
         assert die is not None
-        area = parts[2] if len(parts) > 2 else COLOUR_AREA[die[0]]
+        area = area or COLOUR_AREA[die[0]]
         p.store[i] = None
         st.ctx = {"type": "actions", "area": area, "die": die}
         _say(st, f"Actions turn: uses {die_name(die)} for {AREA_TITLE[area]}.")
@@ -165,8 +211,8 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
             else:
                 after = ["study_cleanup"]
         push(st, "mill_place", *main, "turn_advanced", *after, *end)
-    elif parts[0] == "idle":
-        i = int(parts[1])
+    elif isinstance(value, IdleDie):
+        i = value.slot
         st.ctx = {"type": "idle", "area": None, "die": p.store[i]}
         p.store[i] = None
         _say(st, "can take no turn and puts a die in the Mill without an action.")
@@ -193,16 +239,24 @@ def choices_ws_push(st: GameState, step: Step) -> Choices:
         seen.add(die)
         v, name = int(die[1]), die_name(die)
         if v <= moving:
-            out.append((f"push:{idx}", f"Push out {name}"))
+            out.append((PushOut.encode(idx, None), f"Push out {name}"))
         if coal and 2 <= v <= moving + 1:
-            out.append((f"push:{idx}:-", f"Spend 1 Coal: lower {name} to {v - 1} and push it out"))
+            out.append(
+                (PushOut.encode(idx, "-"), f"Spend 1 Coal: lower {name} to {v - 1} and push it out")
+            )
         if coal and v <= moving and v <= 5:
             out.append(
-                (f"push:{idx}:+", f"Push out {name} and spend 1 Coal to raise it to {v + 1}")
+                (
+                    PushOut.encode(idx, "+"),
+                    f"Push out {name} and spend 1 Coal to raise it to {v + 1}",
+                )
             )
         if coal and v == moving + 1 and moving < 6:
             out.append(
-                (f"push:{idx}:M", f"Spend 1 Coal: raise the moving die to {v}, push out {name}")
+                (
+                    PushOut.encode(idx, "M"),
+                    f"Spend 1 Coal: raise the moving die to {v}, push out {name}",
+                )
             )
     return out
 
@@ -211,18 +265,21 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
     p = st.me
     to = st.ctx["to"]
     dest = st.workshop[to]
-    parts = choice.split(":")
-    die = dest.pop(int(parts[1]))
-    if len(parts) > 2:
+    index, adjust = PushOut.decode(choice)
+    die = dest.pop(index)
+    if adjust is not None:
         p.coal -= 1
         st.ctx["adjusted"] = True
-        if parts[2] == "M":
+        if adjust == "M":
             dest[-1] = f"{dest[-1][0]}{int(dest[-1][1]) + 1}"
         else:
-            die = f"{die[0]}{int(die[1]) + (1 if parts[2] == '+' else -1)}"
+            die = f"{die[0]}{int(die[1]) + (1 if adjust == '+' else -1)}"
     st.ctx["active"] = die
     bonus = st.workshop_bonus[to]
-    _say(st, f"pushes out {die_name(die)} onto the {C.WORKSHOP_BONUSES[bonus]['text']} bonus.")
+    _say(
+        st,
+        f"pushes out {die_name(die)} onto the {st.edition.workshop_bonuses[bonus]['text']} bonus.",
+    )
     steps: list[Step | str] = [
         "ws_bonus",
         "ws_refill",
@@ -237,7 +294,7 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
 
 
 def resolve_ws_bonus(st: GameState, step: Step, choice: None) -> None:
-    push_effect(st, C.WORKSHOP_BONUSES[st.workshop_bonus[st.ctx["to"]]]["effect"])
+    push_effect(st, st.edition.workshop_bonuses[st.workshop_bonus[st.ctx["to"]]]["effect"])
 
 
 def resolve_ws_refill(st: GameState, step: Step, choice: None) -> None:
@@ -246,7 +303,7 @@ def resolve_ws_refill(st: GameState, step: Step, choice: None) -> None:
             space.extend(_draw_die(st) for _ in range(min(3, len(st.bag))))
             _reveal(st)
             _say(st, f"refills Workshop space {s + 1} and gains its bonus.")
-            push_effect(st, C.WORKSHOP_BONUSES[st.workshop_bonus[s]]["effect"])
+            push_effect(st, st.edition.workshop_bonuses[st.workshop_bonus[s]]["effect"])
 
 
 def choices_ws_adjust(st: GameState, step: Step) -> Choices:
@@ -262,31 +319,31 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
         return []
     if step.get("late") and st.ctx.get("ws_declined") == st.workshop:
         return []
-    out: Choices = [("skip", "Don't adjust a Workshop die")]
+    out: Choices = [(Skip.ID, "Don't adjust a Workshop die")]
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die in space[:idx]:
                 continue
             v = int(die[1])
-            for delta, sign in ((-1, "-"), (1, "+")):
+            for delta in (-1, 1):
                 if 1 <= v + delta <= 6:
                     label = f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}"
-                    out.append((f"adj:{s}:{idx}:{sign}", label))
+                    out.append((CoalAdjust.encode(s, idx, delta), label))
     return out
 
 
 def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         if rule(st, "workshop_adjust_any_time"):
             st.ctx["ws_declined"] = [list(space) for space in st.workshop]
         return
-    _, s, idx, sign = choice.split(":")
-    space = st.workshop[int(s)]
-    die = space[int(idx)]
-    space[int(idx)] = f"{die[0]}{int(die[1]) + (1 if sign == '+' else -1)}"
+    s, idx, delta = CoalAdjust.decode(choice)
+    space = st.workshop[s]
+    die = space[idx]
+    space[idx] = f"{die[0]}{int(die[1]) + delta}"
     st.me.coal -= 1
     st.ctx["adjusted"] = True
-    _say(st, f"spends 1 Coal to turn {die_name(die)} into a {space[int(idx)][1]}.")
+    _say(st, f"spends 1 Coal to turn {die_name(die)} into a {space[idx][1]}.")
 
 
 def resolve_ws_collect(st: GameState, step: Step, choice: None) -> None:
@@ -301,9 +358,9 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
     die = p.store[st.ctx["slot"]]
     assert die is not None
     v = int(die[1])
-    out: Choices = [("skip", "Play no Partner card")]
+    out: Choices = [(Skip.ID, "Play no Partner card")]
     for card in p.hand:
-        info = B.PARTNER[card]
+        info = st.edition.partner[card]
         need = info["need"]
         ok = (
             (need["kind"] == "value" and v in need["values"])
@@ -312,17 +369,17 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
         )
         if ok:
             out.append(
-                (f"play:{card}", f"Play {info['name']} ({_need_text(info)}): {info['text']}")
+                (PlayCard.encode(card), f"Play {info['name']} ({_need_text(info)}): {info['text']}")
             )
     return out
 
 
 def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
     p = st.me
-    card = choice.split(":", 1)[1]
-    info = B.PARTNER[card]
+    (card,) = PlayCard.decode(choice)
+    info = st.edition.partner[card]
     slot = st.ctx["slot"]
     die = p.store[slot]
     assert die is not None
@@ -346,7 +403,7 @@ def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None
 
 def choices_mill_place(st: GameState, step: Step) -> Choices:
     return [
-        (f"mill:{k}", f"Mill row {k // 3 + 1}, column {k % 3 + 1}")
+        (MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}")
         for k, d in enumerate(st.me.mill)
         if d is None
     ]
@@ -354,7 +411,7 @@ def choices_mill_place(st: GameState, step: Step) -> Choices:
 
 def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    k = int(choice.split(":")[1])
+    (k,) = MillSlot.decode(choice)
     p.mill[k] = st.ctx["die"]
     placed = sum(d is not None for d in p.mill)
     if placed == 9 and not st.end_triggered:
@@ -364,7 +421,7 @@ def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_turn_advanced(st: GameState, step: Step, choice: None) -> None:
     area = st.ctx["area"]
-    level = research_level(st.me, area)
+    level = research_level(st, st.me, area)
     if level:
         _say(st, f"takes the level {'I' * level} advanced action.")
         push(st, *_advanced_steps(st, area, level))
@@ -405,14 +462,17 @@ def choices_study_program(st: GameState, step: Step) -> Choices:
     if None not in st.me.programs:
         return []
     return [
-        (f"prog:{i}", f"{B.PROGRAM[t]['text']} ({B.PROGRAM[t]['prestige']} Prestige)")
+        (
+            ProgramTile.encode(i),
+            f"{st.edition.program[t]['text']} ({st.edition.program[t]['prestige']} Prestige)",
+        )
         for i, t in enumerate(st.program_display)
         if t is not None
     ]
 
 
 def resolve_study_program(st: GameState, step: Step, choice: str) -> None:
-    i = int(choice.split(":")[1])
+    (i,) = ProgramTile.decode(choice)
     tile = st.program_display[i]
     st.program_display[i] = None
     _slide_and_refill(st, "program", remove_rightmost=step.get("op") == "study_program")
@@ -421,17 +481,20 @@ def resolve_study_program(st: GameState, step: Step, choice: str) -> None:
 
 def choices_program_place(st: GameState, step: Step) -> Choices:
     return [
-        (f"line:{k}", f"{LINE_NAMES[k]} (bonus: {C.PROGRAM_SPACES[k]['text']})")
+        (ProgramLine.encode(k), f"{LINE_NAMES[k]} (bonus: {st.edition.program_spaces[k]['text']})")
         for k, t in enumerate(st.me.programs)
         if t is None
     ]
 
 
 def resolve_program_place(st: GameState, step: Step, choice: str) -> None:
-    k = int(choice.split(":")[1])
+    (k,) = ProgramLine.decode(choice)
     st.me.programs[k] = step["program"]
-    _say(st, f"places Program '{B.PROGRAM[step['program']]['text']}' on the {LINE_NAMES[k]}.")
-    push_effect(st, C.PROGRAM_SPACES[k]["effect"])
+    _say(
+        st,
+        f"places Program '{st.edition.program[step['program']]['text']}' on the {LINE_NAMES[k]}.",
+    )
+    push_effect(st, st.edition.program_spaces[k]["effect"])
 
 
 def _affordable_assignments(st: GameState) -> list[int]:
@@ -439,25 +502,31 @@ def _affordable_assignments(st: GameState) -> list[int]:
     return [
         i
         for i, a in enumerate(st.assignment_display)
-        if a is not None and B.ASSIGNMENT[a]["discard"] <= hand
+        if a is not None and st.edition.assignment[a]["discard"] <= hand
     ]
+
+
+_STUDY_ITEMS = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
 
 
 def _study_item_choices(st: GameState, exclude: list[str]) -> Choices:
     out: Choices = []
-    if "book" not in exclude:
-        out.append(("book", "Gain 1 Book"))
-    if "gear" not in exclude and st.addition_supply > 0:
-        out.append(("gear", "Gain 1 Addition Gear"))
-    if "assignment" not in exclude and _affordable_assignments(st):
-        out.append(("assignment", "Gain 1 Assignment card"))
+    book, gear, assignment = _STUDY_ITEMS
+    if book not in exclude:
+        out.append((book, "Gain 1 Book"))
+    if gear not in exclude and st.addition_supply > 0:
+        out.append((gear, "Gain 1 Addition Gear"))
+    if assignment not in exclude and _affordable_assignments(st):
+        out.append((assignment, "Gain 1 Assignment card"))
     return out
 
 
 def _gain_study_item(st: GameState, item: str, main: bool = False) -> None:
     """Gain a Study item. main: the main action's Study reward (rules version 2), whose
-    Assignment refills with the Study cleanup; any other Assignment slides and refills at once."""
+    Assignment refills with the Study cleanup; any other Assignment slides and refills at once.
+    `item` is a StudyItem choice."""
     p = st.me
+    (item,) = StudyItem.decode(item)
     if item == "book":
         p.books += 1
         _say(st, "gains a Book.")
@@ -477,7 +546,7 @@ def choices_study_reward(st: GameState, step: Step) -> Choices:
 
 
 def resolve_study_reward(st: GameState, step: Step, choice: str) -> None:
-    if choice != "skip":
+    if choice != Skip.ID:
         st.ctx.setdefault("study_taken", []).append(choice)
         _gain_study_item(st, choice, main=bool(step.get("main")))
 
@@ -489,18 +558,18 @@ def resolve_study_cleanup(st: GameState, step: Step, choice: None) -> None:
 def choices_take_assignment(st: GameState, step: Step) -> Choices:
     out: Choices = []
     for i in _affordable_assignments(st):
-        a = B.ASSIGNMENT[st.assignment_display[i]]  # type: ignore[index]
+        a = st.edition.assignment[st.assignment_display[i]]  # type: ignore[index]
         cost = f" (discard {a['discard']})" if a["discard"] else ""
-        out.append((f"as:{i}", f"{a['name']}{cost}: {a['text']}"))
+        out.append((AssignmentCard.encode(i), f"{a['name']}{cost}: {a['text']}"))
     return out
 
 
 def resolve_take_assignment(st: GameState, step: Step, choice: str) -> None:
-    i = int(choice.split(":")[1])
+    (i,) = AssignmentCard.decode(choice)
     card = st.assignment_display[i]
     assert card is not None
     st.assignment_display[i] = None
-    info = B.ASSIGNMENT[card]
+    info = st.edition.assignment[card]
     _say(st, f"takes the Assignment {info['name']}.")
     follow: list[Step] = []
     if info["discard"]:
@@ -513,12 +582,13 @@ def resolve_take_assignment(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_assign_column(st: GameState, step: Step) -> Choices:
-    colours = B.ASSIGNMENT[step["card"]]["colours"] or C.COLOURS_MAIN
-    return [(f"col:{c}", f"Put it in the {TRACK_NAMES[c]} column") for c in colours]
+    colours = st.edition.assignment[step["card"]]["colours"] or V.COLOURS_MAIN
+    return [(AssignmentColumn.encode(c), f"Put it in the {TRACK_NAMES[c]} column") for c in colours]
 
 
 def resolve_assign_column(st: GameState, step: Step, choice: str) -> None:
-    st.me.assignments[choice.split(":")[1]].append(step["card"])
+    (colour,) = AssignmentColumn.decode(choice)
+    st.me.assignments[colour].append(step["card"])
 
 
 def resolve_refill(st: GameState, step: Step, choice: None) -> None:
@@ -532,7 +602,10 @@ def _may_stop(st: GameState, city: str) -> bool:
     """Whether Travel may end in `city`. Rules version 2: not at a University that holds your
     disc (actions-turn: "You may not stop for a reward at a University that already holds one
     of your discs"); you may still pass through it."""
-    if not rule(st, "travel_stops_only_for_a_reward") or B.CITY[city]["kind"] != "university":
+    if (
+        not rule(st, "travel_stops_only_for_a_reward")
+        or st.edition.city[city]["kind"] != "university"
+    ):
         return True
     return st.current not in st.university_discs[city]
 
@@ -540,66 +613,78 @@ def _may_stop(st: GameState, city: str) -> bool:
 def choices_travel_move(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
-    for city, cost in sorted(B.TRAVEL_COST[p.city].items()):
+    for city, cost in sorted(st.edition.travel_cost[p.city].items()):
         if city == p.city or cost > p.money or not _may_stop(st, city):
             continue
-        name = B.CITY[city]["name"]
-        if B.CITY[city]["kind"] == "university" and st.current in st.university_discs[city]:
-            out.append((f"go:{city}", f"{name} (£{cost}; your disc is already there: no reward)"))
+        name = st.edition.city[city]["name"]
+        if (
+            st.edition.city[city]["kind"] == "university"
+            and st.current in st.university_discs[city]
+        ):
+            out.append(
+                (GoTo.encode(city), f"{name} (£{cost}; your disc is already there: no reward)")
+            )
         else:
-            out.append((f"go:{city}", f"{name} (£{cost}): {city_reward(st, city)[1]}"))
+            out.append((GoTo.encode(city), f"{name} (£{cost}): {city_reward(st, city)[1]}"))
     return out
 
 
 def resolve_travel_move(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    city = choice.split(":")[1]
-    cost = B.TRAVEL_COST[p.city][city]
+    (city,) = GoTo.decode(choice)
+    cost = st.edition.travel_cost[p.city][city]
     p.money -= cost
     p.city = city
-    _say(st, f"travels to {B.CITY[city]['name']} for £{cost}.")
+    _say(st, f"travels to {st.edition.city[city]['name']} for £{cost}.")
     push(st, {"op": "activate", "city": city})
 
 
 def resolve_activate(st: GameState, step: Step, choice: None) -> None:
     city = step["city"]
     effect = city_reward(st, city)[0]
-    if B.CITY[city]["kind"] == "small":
+    if st.edition.city[city]["kind"] == "small":
         push_effect(st, effect)
     elif st.current not in st.university_discs[city]:
         push(st, {"op": "place_disc", "to": f"uni:{city}"}, {"op": "run_effect", "steps": effect})
 
 
 def choices_move_small(st: GameState, step: Step) -> Choices:
-    cities = B.small_cities_within(st.me.city, step["max"])
+    cities = st.edition.small_cities_within(st.me.city, step["max"])
     return [SKIP] + [
-        (f"go:{c}", f"Move free to {B.CITY[c]['name']}: {B.CITY[c].get('text', '')}")
+        (
+            GoTo.encode(c),
+            f"Move free to {st.edition.city[c]['name']}: {st.edition.city[c].get('text', '')}",
+        )
         for c in cities
     ]
 
 
 def resolve_move_small(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
-    city = choice.split(":")[1]
+    (city,) = GoTo.decode(choice)
     st.me.city = city
-    _say(st, f"moves free to {B.CITY[city]['name']}.")
+    _say(st, f"moves free to {st.edition.city[city]['name']}.")
     push_effect(st, city_reward(st, city)[0])
 
 
 def choices_move_university(st: GameState, step: Step) -> Choices:
-    steps = B.ROUTE_STEPS[st.me.city]
+    steps = st.edition.route_steps[st.me.city]
     free = [c for c in _free_universities(st, st.current) if c != st.me.city]
     if not free:
         return []
     nearest = min(steps[c] for c in free)
-    return [(f"go:{c}", f"Move to {B.CITY[c]['name']}") for c in free if steps[c] == nearest]
+    return [
+        (GoTo.encode(c), f"Move to {st.edition.city[c]['name']}")
+        for c in free
+        if steps[c] == nearest
+    ]
 
 
 def resolve_move_university(st: GameState, step: Step, choice: str) -> None:
-    city = choice.split(":")[1]
+    (city,) = GoTo.decode(choice)
     st.me.city = city
-    _say(st, f"moves to {B.CITY[city]['name']}.")
+    _say(st, f"moves to {st.edition.city[city]['name']}.")
     push(st, {"op": "place_disc", "to": f"uni:{city}"})
 
 
@@ -610,13 +695,15 @@ def choices_meet_room(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
     for r in _open_rooms(st):
-        room = C.MEETING_ROOMS[r]
+        room = st.edition.meeting_rooms[r]
         if p.money >= room["money"]:
-            out.append((f"room:{r}:money", f"Meeting room {r + 1}, pay £{room['money']}"))
+            out.append(
+                (AttendRoom.encode(r, "money"), f"Meeting room {r + 1}, pay £{room['money']}")
+            )
         if p.innovation >= room["innovation"]:
             out.append(
                 (
-                    f"room:{r}:innovation",
+                    AttendRoom.encode(r, "innovation"),
                     f"Meeting room {r + 1}, pay {room['innovation']} Innovation",
                 )
             )
@@ -624,29 +711,32 @@ def choices_meet_room(st: GameState, step: Step) -> Choices:
 
 
 def resolve_meet_room(st: GameState, step: Step, choice: str) -> None:
-    _, r, how = choice.split(":")
-    room = C.MEETING_ROOMS[int(r)]
+    r, how = AttendRoom.decode(choice)
+    room = st.edition.meeting_rooms[r]
     setattr(st.me, how, getattr(st.me, how) - room[how])
-    _say(st, f"attends Meeting room {int(r) + 1}.")
-    push(st, {"op": "place_disc", "to": f"room:{r}"}, {"op": "meet_card", "room": int(r)})
+    _say(st, f"attends Meeting room {r + 1}.")
+    push(st, {"op": "place_disc", "to": f"room:{r}"}, {"op": "meet_card", "room": r})
 
 
 def choices_meet_card(st: GameState, step: Step) -> Choices:
     return [
-        (f"card:{s}", f"{_partner_label(c)} [draw {C.MEETING_ROOMS[s]['draw']}]")
+        (
+            DisplayCard.encode(s),
+            f"{_partner_label(st, c)} [draw {st.edition.meeting_rooms[s]['draw']}]",
+        )
         for s, c in enumerate(st.partner_display)
         if c is not None and s >= step["room"]
     ]
 
 
 def resolve_meet_card(st: GameState, step: Step, choice: str) -> None:
-    slot = int(choice.split(":")[1])
+    (slot,) = DisplayCard.decode(choice)
     card = st.partner_display[slot]
     assert card is not None
     st.partner_display[slot] = None
     st.me.hand.append(card)
-    _say(st, f"recruits {partner_name(card)}.")
-    draw = {"op": "draw", "n": C.MEETING_ROOMS[slot]["draw"]}
+    _say(st, f"recruits {partner_name(st, card)}.")
+    draw = {"op": "draw", "n": st.edition.meeting_rooms[slot]["draw"]}
     if rule(st, "meetings_remove_before_draw"):
         # rulebook: gaining a Partner "you must immediately remove a Partner card"; never more
         # than eight (summary-faq). Then draw.
@@ -661,20 +751,23 @@ def resolve_meet_cleanup(st: GameState, step: Step, choice: None) -> None:
 
 def choices_keep_eight(st: GameState, step: Step) -> Choices:
     p = st.me
-    if len(p.supply()) <= C.SUPPLY_SIZE:
+    if len(p.supply()) <= st.edition.supply_size:
         return []
-    return [(f"rm:{c}", f"Remove {partner_name(c)} from the game") for c in p.hand + p.discard]
+    return [
+        (RemoveCard.encode(c), f"Remove {partner_name(st, c)} from the game")
+        for c in p.hand + p.discard
+    ]
 
 
 def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    card = choice.split(":", 1)[1]
+    (card,) = RemoveCard.decode(choice)
     if card in p.hand:
         p.hand.remove(card)
         _shown(st)
     else:
         p.discard.remove(card)
-    _say(st, f"removes {partner_name(card)} from the game.")
+    _say(st, f"removes {partner_name(st, card)} from the game.")
     push(st, "keep_eight")
 
 
@@ -683,47 +776,57 @@ def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
 
 def choices_lecture(st: GameState, step: Step) -> Choices:
     out: Choices = []
+    costs = lecture_costs(st, st.current)
     for i, lvl in _empty_lectures(st):
-        cost = lecture_cost(st, st.current, lvl)
+        cost = costs[lvl]
         if cost <= st.me.innovation:
-            inst = C.INSTITUTIONS[i]
+            inst = st.edition.institutions[i]
             text = inst["spaces"][lvl]["text"]
             out.append(
-                (f"lec:{i}:{lvl}", f"{inst['name']} level {lvl} ({cost} Innovation): {text}")
+                (
+                    LectureSpace.encode(i, lvl),
+                    f"{inst['name']} level {lvl} ({cost} Innovation): {text}",
+                )
             )
     return out
 
 
 def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
-    _, i, lvl = choice.split(":")
-    cost = lecture_cost(st, st.current, int(lvl))
+    i, lvl = LectureSpace.decode(choice)
+    cost = lecture_cost(st, st.current, lvl)
     st.me.innovation -= cost
     st.ctx["lecture"] = f"{i}:{lvl}"
-    _say(st, f"lectures at {loc_name('lec:' + i + ':' + lvl)} for {cost} Innovation.")
-    effect = C.INSTITUTIONS[int(i)]["spaces"][int(lvl)]["effect"]
+    _say(st, f"lectures at {loc_name(st, f'lec:{i}:{lvl}')} for {cost} Innovation.")
+    effect = st.edition.institutions[i]["spaces"][lvl]["effect"]
     push(st, {"op": "place_disc", "to": f"lec:{i}:{lvl}"}, {"op": "run_effect", "steps": effect})
 
 
 def choices_lower_space(st: GameState, step: Step) -> Choices:
-    out: Choices = [SKIP, ("low:as", f"Analytical Society: {C.ANALYTICAL_SOCIETY['text']}")]
+    out: Choices = [
+        SKIP,
+        (AnalyticalSociety.ID, f"Analytical Society: {st.edition.analytical_society['text']}"),
+    ]
     for i, lvl in _empty_lectures(st):
         if lvl < step["below"] and step["inst"] in (None, i):
-            inst = C.INSTITUTIONS[i]
+            inst = st.edition.institutions[i]
             out.append(
-                (f"low:{i}:{lvl}", f"{inst['name']} level {lvl}: {inst['spaces'][lvl]['text']}")
+                (
+                    LowerSpace.encode(i, lvl),
+                    f"{inst['name']} level {lvl}: {inst['spaces'][lvl]['text']}",
+                )
             )
     return out
 
 
 def resolve_lower_space(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
-    if choice == "low:as":
-        push_effect(st, C.ANALYTICAL_SOCIETY["effect"])
+    if choice == AnalyticalSociety.ID:
+        push_effect(st, st.edition.analytical_society["effect"])
         return
-    _, i, lvl = choice.split(":")
-    _say(st, f"gains the reward of {loc_name('lec:' + i + ':' + lvl)}.")
-    push_effect(st, C.INSTITUTIONS[int(i)]["spaces"][int(lvl)]["effect"])
+    i, lvl = LowerSpace.decode(choice)
+    _say(st, f"gains the reward of {loc_name(st, f'lec:{i}:{lvl}')}.")
+    push_effect(st, st.edition.institutions[i]["spaces"][lvl]["effect"])
 
 
 # -- Disc placement ----------------------------------------------------------------------
@@ -733,7 +836,7 @@ def _movable_discs(st: GameState, step: Step) -> list[str]:
     seat = st.current
     out = [loc for loc in own_board_discs(st, seat) if loc != step["to"]]
     if step["to"].startswith("obj:"):
-        cond = B.OBJECTIVE[st.objectives[int(step["to"][4:])]]["condition"]
+        cond = st.edition.objective[st.objectives[int(step["to"][4:])]]["condition"]
         keep = []
         for loc in out:  # a disc that meets the Objective's requirement may not move
             trial = st.copy()
@@ -748,23 +851,25 @@ def choices_place_disc(st: GameState, step: Step) -> Choices | None:
     if st.me.discs > 0:
         return AUTO
     out: Choices = [
-        (f"mv:{loc}", f"Move your disc from {loc_name(loc)}") for loc in _movable_discs(st, step)
+        (MoveDiscHere.encode(loc), f"Move your disc from {loc_name(st, loc)}")
+        for loc in _movable_discs(st, step)
     ]
     if out and not step["to"].startswith("obj:"):
-        out.insert(0, ("skip", "Place no disc"))
+        out.insert(0, (Skip.ID, "Place no disc"))
     return out
 
 
 def resolve_place_disc(st: GameState, step: Step, choice: str | None) -> None:
     p = st.me
-    if choice == "skip":
+    if choice == Skip.ID:
         return
     if choice is None:
         p.discs -= 1
     else:
-        _take_disc(st, st.current, choice[3:])
+        (here,) = MoveDiscHere.decode(choice)
+        _take_disc(st, st.current, here)
     _put_disc(st, st.current, step["to"], stack=bool(step.get("stack")))
-    _say(st, f"places a disc on {loc_name(step['to'])}.")
+    _say(st, f"places a disc on {loc_name(st, step['to'])}.")
 
 
 # -- Publish or Build ----------------------------------------------------------------------
@@ -775,7 +880,10 @@ def _publish_possible(st: GameState, area: str | None) -> bool:
     if area is None or p.books < 1:
         return False
     if area == "workshop":
-        return p.steam + 1 < len(C.STEAM_TRACK) and p.coal >= C.STEAM_TRACK[p.steam + 1]["coal"]
+        return (
+            p.steam + 1 < len(st.edition.steam_track)
+            and p.coal >= st.edition.steam_track[p.steam + 1]["coal"]
+        )
     if area == "study":
         return p.discs > 0
     if area == "travel":
@@ -800,9 +908,11 @@ def _build_options(st: GameState) -> Choices:
         return []
     out: Choices = []
     for gear in sorted(set(p.gear_supply)):
-        cost = B.gear_cost(gear)
+        cost = st.edition.gear_cost(gear)
         if _can_pay(p, cost):
-            out.append((f"build:{gear}", f"Build {B.gear_name(gear)} ({cost_text(cost)})"))
+            out.append(
+                (BuildGear.encode(gear), f"Build {st.edition.gear_name(gear)} ({cost_text(cost)})")
+            )
     return out
 
 
@@ -810,16 +920,17 @@ def choices_publish_or_build(st: GameState, step: Step) -> Choices:
     area = st.ctx.get("area")
     out: Choices = []
     if _publish_possible(st, area):
-        out.append(("publish", f"Publish (1 Book): {PUBLISH_TEXT[area]}"))
+        out.append((Publish.ID, f"Publish (1 Book): {PUBLISH_TEXT[area]}"))
     out += _build_options(st)
-    return out + [("skip", "Neither Publish nor Build")] if out else []
+    return out + [(Skip.ID, "Neither Publish nor Build")] if out else []
 
 
 def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
-    if choice == "skip":
+    if choice == Skip.ID:
         return
-    if choice.startswith("build:"):
-        push(st, {"op": "gear_place", "gear": choice[6:]})
+    if choice != Publish.ID:
+        (gear,) = BuildGear.decode(choice)
+        push(st, {"op": "gear_place", "gear": gear})
         return
     p = st.me
     p.books -= 1
@@ -840,41 +951,45 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
 def choices_gear_place(st: GameState, step: Step) -> Choices:
     if step["gear"] not in st.me.gear_supply:
         return []
-    return [(f"at:{pos}", f"Gear space {gear_space_name(pos)}") for pos in _open_gear_spaces(st.me)]
+    return [
+        (GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}")
+        for pos in _open_gear_spaces(st.me)
+    ]
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
     p = st.me
     gear = step["gear"]
     if not step.get("free"):
-        _pay(p, B.gear_cost(gear))
+        _pay(p, st.edition.gear_cost(gear))
     p.gear_supply.remove(gear)
-    pos = int(choice.split(":")[1])
+    (pos,) = GearSpace.decode(choice)
     p.gears[pos] = gear
-    _say(st, f"builds {B.gear_name(gear)} at {gear_space_name(pos)}.")
+    _say(st, f"builds {st.edition.gear_name(gear)} at {gear_space_name(pos)}.")
 
 
 def choices_steam(st: GameState, step: Step) -> Choices | None:
     p = st.me
-    if p.steam + 1 >= len(C.STEAM_TRACK):
+    if p.steam + 1 >= len(st.edition.steam_track):
         return []
-    coal = C.STEAM_TRACK[p.steam + 1]["coal"]
+    coal = st.edition.steam_track[p.steam + 1]["coal"]
     if step.get("free") or step.get("forced"):
         return AUTO if step.get("free") or p.coal >= coal else []
     if p.coal < coal:
         return []
-    return [("steam", f"Advance Steam (pay {coal} Coal)"), SKIP]
+    return [(AdvanceSteam.ID, f"Advance Steam (pay {coal} Coal)"), SKIP]
 
 
 def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
     p = st.me
-    if choice == "skip" or p.steam + 1 >= len(C.STEAM_TRACK):
+    if choice == Skip.ID or p.steam + 1 >= len(st.edition.steam_track):
         return
     if not step.get("free"):
-        p.coal -= C.STEAM_TRACK[p.steam + 1]["coal"]
+        p.coal -= st.edition.steam_track[p.steam + 1]["coal"]
     p.steam += 1
     _say(
-        st, f"advances Steam to level {p.steam} (lines capped at {C.STEAM_TRACK[p.steam]['cap']})."
+        st,
+        f"advances Steam to level {p.steam} (lines capped at {st.edition.steam_track[p.steam]['cap']}).",
     )
 
 
@@ -901,7 +1016,7 @@ def choices_stack_disc(st: GameState, step: Step) -> Choices | None:
     targets = _stack_targets(st)
     if not targets:
         return AUTO if step.get("publish") else []
-    return [(f"stack:{loc}", f"Stack a disc on {loc_name(loc)}") for loc in targets]
+    return [(StackDisc.encode(loc), f"Stack a disc on {loc_name(st, loc)}") for loc in targets]
 
 
 def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
@@ -911,36 +1026,44 @@ def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
         p.discs_boxed += 1
         _say(st, "has no disc on the main board and removes a disc from the game.")
         return
-    loc = choice[6:]
+    (loc,) = StackDisc.decode(choice)
     follow: list[Step] = [{"op": "place_disc", "to": loc, "stack": True}]
     if step.get("publish"):
-        kind = loc.split(":")[0]
+        kind, _, rest = loc.partition(":")  # a disc location (engine.state)
         area = {"uni": "travel", "room": "meetings", "lec": "institutions"}[kind]
-        follow += _advanced_steps(st, area, 1, ref=loc[4:] if kind == "lec" else None)
+        follow += _advanced_steps(st, area, 1, ref=rest if kind == "lec" else None)
     push(st, *follow)
 
 
 def choices_pips(st: GameState, step: Step) -> Choices:
-    out: Choices = [("done", "Done changing dice")]
+    out: Choices = [(Done.ID, "Done changing dice")]
     for where, die in _own_dice(st.me):
         v = int(die[1])
         if v > 1:
             out.append(
-                (f"pip:{where}:-", f"{die_name(die)} ({_where_name(where)}) down to {v - 1}")
+                (
+                    ChangePip.encode(where, -1),
+                    f"{die_name(die)} ({_where_name(where)}) down to {v - 1}",
+                )
             )
         if v < 6:
-            out.append((f"pip:{where}:+", f"{die_name(die)} ({_where_name(where)}) up to {v + 1}"))
+            out.append(
+                (
+                    ChangePip.encode(where, 1),
+                    f"{die_name(die)} ({_where_name(where)}) up to {v + 1}",
+                )
+            )
     return out
 
 
 def resolve_pips(st: GameState, step: Step, choice: str) -> None:
-    if choice == "done":
+    if choice == Done.ID:
         return
-    _, where, sign = choice.split(":")
+    where, delta = ChangePip.decode(choice)
     p = st.me
     die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
     assert die is not None
-    _set_own_die(p, where, f"{die[0]}{int(die[1]) + (1 if sign == '+' else -1)}")
+    _set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")
     if step["left"] > 1:
         push(st, {"op": "pips", "left": step["left"] - 1})
 
@@ -949,12 +1072,14 @@ def choices_swap_die(st: GameState, step: Step) -> Choices:
     if not any(st.workshop):
         return []
     return [
-        (f"own:{w}", f"Swap your {die_name(d)} ({_where_name(w)})") for w, d in _own_dice(st.me)
+        (SwapOwnDie.encode(w), f"Swap your {die_name(d)} ({_where_name(w)})")
+        for w, d in _own_dice(st.me)
     ]
 
 
 def resolve_swap_die(st: GameState, step: Step, choice: str) -> None:
-    push(st, {"op": "swap_with", "own": choice[4:]})
+    (own,) = SwapOwnDie.decode(choice)
+    push(st, {"op": "swap_with", "own": own})
 
 
 def choices_swap_with(st: GameState, step: Step) -> Choices:
@@ -962,18 +1087,20 @@ def choices_swap_with(st: GameState, step: Step) -> Choices:
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die not in space[:idx]:
-                out.append((f"ws:{s}:{idx}", f"with {die_name(die)} in Workshop space {s + 1}"))
+                out.append(
+                    (WorkshopDie.encode(s, idx), f"with {die_name(die)} in Workshop space {s + 1}")
+                )
     return out
 
 
 def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    _, s, idx = choice.split(":")
+    s, idx = WorkshopDie.decode(choice)
     where = step["own"]
     mine = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
     assert mine is not None
-    theirs = st.workshop[int(s)][int(idx)]
-    st.workshop[int(s)][int(idx)] = mine
+    theirs = st.workshop[s][idx]
+    st.workshop[s][idx] = mine
     _set_own_die(p, where, theirs)
     _say(st, f"swaps their {die_name(mine)} with {die_name(theirs)} from the Workshop.")
 
@@ -983,13 +1110,20 @@ def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
 
 def choices_hand_limit(st: GameState, step: Step) -> Choices:
     p = st.me
-    if len(p.hand) <= C.HAND_LIMIT:
+    if len(p.hand) <= st.edition.hand_limit:
         return []
-    return [(f"dc:{c}", f"Discard {partner_name(c)} (hand limit {C.HAND_LIMIT})") for c in p.hand]
+    return [
+        (
+            DiscardCard.encode(c),
+            f"Discard {partner_name(st, c)} (hand limit {st.edition.hand_limit})",
+        )
+        for c in p.hand
+    ]
 
 
 def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
-    discard_from_hand(st.me, choice[3:])
+    (card,) = DiscardCard.decode(choice)
+    discard_from_hand(st.me, card)
     _shown(st)
     push(st, "hand_limit")
 
@@ -1000,7 +1134,7 @@ def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
     for a, obj in enumerate(st.objectives):
         if any(entry[0] == seat for entry in st.objective_discs[a]):
             continue
-        if objective_met(st, seat, B.OBJECTIVE[obj]["condition"]):
+        if objective_met(st, seat, st.edition.objective[obj]["condition"]):
             push(st, {"op": "place_disc", "to": f"obj:{a}"})
 
 
@@ -1019,7 +1153,7 @@ def claim_objectives(st: GameState) -> None:
     for a, obj in enumerate(st.objectives):
         if any(entry[0] == seat for entry in st.objective_discs[a]):
             continue
-        if not objective_met(st, seat, B.OBJECTIVE[obj]["condition"]):
+        if not objective_met(st, seat, st.edition.objective[obj]["condition"]):
             continue
         to = f"obj:{a}"
         if any(s["op"] == "place_disc" and s.get("to") == to for s in st.stack):

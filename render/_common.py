@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine import content as C
 from engine.scoring import score
 from engine.state import TRACK_NAMES, GameState
 from render._draw import Canvas, player_label
@@ -72,11 +71,12 @@ def total_text(row: dict[str, int | None]) -> str:
 
 def gears_hint(st: GameState, seat: int) -> str:
     """Why an early score is so low: every empty Gear space counts against it."""
+    ed = st.edition
     empty = st.players[seat].gears.count(None)
     if not empty:
         return ""
     s = "s" if empty != 1 else ""
-    return f"incl. \u2212{empty * C.GEAR_MISSING_PENALTY} for {empty} empty Gear space{s}"
+    return f"incl. \u2212{empty * ed.gear_missing_penalty} for {empty} empty Gear space{s}"
 
 
 def track_name(colour: str) -> str:

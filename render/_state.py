@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import board as B
 from engine.state import GameState
 
 HIDDEN = "?"
@@ -93,4 +92,5 @@ def as_state(state: GameState | dict[str, Any]) -> GameState:
 
 def supply_hidden(st: GameState, seat: int) -> bool:
     """Whether part of the seat's eight Partner cards is hidden in this (visible) state."""
-    return any(c not in B.PARTNER for c in st.players[seat].supply())
+    ed = st.edition
+    return any(c not in ed.partner for c in st.players[seat].supply())

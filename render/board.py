@@ -9,8 +9,8 @@ from typing import Any
 
 from PIL import Image
 
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
+from engine.edition import Edition
 from engine.state import AREA_COLOUR, AREAS, GameState
 from render._common import cost_text, discs_row, need_text, science_name, track_name
 from render._draw import (
@@ -57,7 +57,7 @@ SECTIONS: dict[str, Box] = {
 
 def draw_board(state: GameState | dict, viewer: int | None = None) -> Canvas:
     st = visible(state, viewer)
-    layer, texts, glyphs = _static_layer()
+    layer, texts, glyphs = _static_layer(st.edition)
     cv = Canvas(W, H, base=layer)
     cv.texts.extend(texts)
     cv.glyphs.extend(glyphs)
@@ -75,15 +75,15 @@ def draw_board(state: GameState | dict, viewer: int | None = None) -> Canvas:
     return cv
 
 
-@lru_cache(maxsize=1)
-def _static_layer() -> tuple[Image.Image, tuple[TextItem, ...], tuple[GlyphItem, ...]]:
-    """What never changes, drawn once per process: the table, every panel with its title, and
-    the travel map's sea, land, routes, city markers and legend."""
+@lru_cache(maxsize=4)
+def _static_layer(ed: Edition) -> tuple[Image.Image, tuple[TextItem, ...], tuple[GlyphItem, ...]]:
+    """What never changes in an edition, drawn once per process: the table, every panel with its
+    title, and the travel map's sea, land, routes, city markers and legend."""
     cv = Canvas(W, H)
     for title, box in SECTIONS.items():
         cv.panel(box, title)
     cv.frames_drawn = True
-    _map_background(cv, SECTIONS["Travel map"])
+    _map_background(cv, ed, SECTIONS["Travel map"])
     return cv.im, tuple(cv.texts), tuple(cv.glyphs)
 
 
@@ -135,6 +135,7 @@ def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
 
 
 def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Workshop")
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
     rx, ry = 178, 100
@@ -155,7 +156,7 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
         if not dice:
             cv.text((bx0 + 6, by0 + 8, bx0 + bw - 6, by0 + 44), "empty", 12, fill=MUTED)
         bonus = st.workshop_bonus[i] if i < len(st.workshop_bonus) else None
-        text = C.WORKSHOP_BONUSES.get(bonus, {}).get("text", "") if bonus else ""
+        text = ed.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
         cv.d.rectangle((bx0 + 3, by0 + 50, bx0 + bw - 4, by0 + bh - 4), fill=shade(HILITE, 1.6))
         cv.text((bx0 + 6, by0 + 51, bx0 + bw - 6, by0 + bh - 4), f"Bonus: {text}", 13, min_size=10)
     bag = len(st.bag)
@@ -168,6 +169,7 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
 
 
 def _study(cv: Canvas, st: GameState, box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Ada's Study")
     cv.text(
         (x0, y0, x1, y0 + 18),
@@ -181,7 +183,7 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
     tw = (x1 - x0 - (n - 1) * 6) // n
     for i, pid in enumerate(st.program_display):
         tx = x0 + i * (tw + 6)
-        _program_tile(cv, pid, (tx, y, tx + tw, y + 100))
+        _program_tile(cv, ed, pid, (tx, y, tx + tw, y + 100))
     y += 110
     cv.text(
         (x0, y, x1, y + 18),
@@ -195,7 +197,7 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
     for i, aid in enumerate(st.assignment_display):
         ax = x0 + (i % 2) * (cw + 6)
         ay = y + (i // 2) * 104
-        _assignment_card(cv, aid, (ax, ay, ax + cw, ay + 98))
+        _assignment_card(cv, ed, aid, (ax, ay, ax + cw, ay + 98))
     y += 2 * 104 + 4
     cv.gear(x0 + 18, y + 18, 16, "+")
     cv.text(
@@ -214,24 +216,24 @@ def _empty_slot(cv: Canvas, box: Box) -> None:
     cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
 
 
-def _program_tile(cv: Canvas, pid: str | None, box: Box) -> None:
+def _program_tile(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
     if not pid:
         _empty_slot(cv, box)
         return
-    info = B.PROGRAM.get(pid, {})
+    info = ed.program.get(pid, {})
     cv.box(box, fill=(236, 228, 246), width=2)
     cv.badge(x1 - 16, y0 + 15, 12, str(info.get("prestige", "?")))
     cv.text((x0 + 4, y0 + 4, x1 - 30, y0 + 26), "Program", 11, bold=True, fill=MUTED, align="left")
     cv.text((x0 + 5, y0 + 30, x1 - 5, y1 - 4), info.get("text", pid), 14, min_size=10)
 
 
-def _assignment_card(cv: Canvas, aid: str | None, box: Box) -> None:
+def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
     if not aid:
         _empty_slot(cv, box)
         return
-    info = B.ASSIGNMENT.get(aid, {})
+    info = ed.assignment.get(aid, {})
     cv.box(box, fill=WHITE, width=2)
     cv.text(
         (x0 + 6, y0 + 3, x1 - 6, y0 + 22),
@@ -260,13 +262,14 @@ def _assignment_card(cv: Canvas, aid: str | None, box: Box) -> None:
 
 
 def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Objectives")
     cw = (x1 - x0 - 8) // 2
     ch = (y1 - y0 - 8) // 2
     for a, oid in enumerate(st.objectives):
         ox = x0 + (a % 2) * (cw + 8)
         oy = y0 + (a // 2) * (ch + 8)
-        info = B.OBJECTIVE.get(oid, {})
+        info = ed.objective.get(oid, {})
         area = info.get("area", AREAS[a] if a < len(AREAS) else "")
         colour = AREA_COLOUR.get(area, "K")
         cv.box((ox, oy, ox + cw, oy + ch), fill=WHITE, width=2)
@@ -312,17 +315,17 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
 # -- travel map ---------------------------------------------------------------------------
 
 
-def _map_frame(cv: Canvas, box: Box) -> tuple[Box, Any]:
+def _map_frame(cv: Canvas, ed: Edition, box: Box) -> tuple[Box, Any]:
     """The map's area inside its panel and where each city is drawn in it."""
     x0, y0, x1, y1 = cv.panel(box, "Travel map")
     mx0, my0, mx1, my1 = x0, y0, x1, y1 - 30
-    xs = [c["xy"][0] for c in C.CITIES] or [0.5]
-    ys = [c["xy"][1] for c in C.CITIES] or [0.5]
+    xs = [c["xy"][0] for c in ed.cities] or [0.5]
+    ys = [c["xy"][1] for c in ed.cities] or [0.5]
     lox, hix = min(xs) - 0.06, max(xs) + 0.06
     loy, hiy = min(ys) - 0.05, max(ys) + 0.04
 
     def pos(city: str) -> tuple[int, int]:
-        x, y = B.CITY[city]["xy"]
+        x, y = ed.city[city]["xy"]
         px = mx0 + 8 + (x - lox) / max(1e-6, hix - lox) * (mx1 - mx0 - 16)
         py = my0 + 8 + (y - loy) / max(1e-6, hiy - loy) * (my1 - my0 - 16)
         return int(px), int(py)
@@ -330,29 +333,29 @@ def _map_frame(cv: Canvas, box: Box) -> tuple[Box, Any]:
     return (mx0, my0, mx1, my1), pos
 
 
-def _map_background(cv: Canvas, box: Box) -> None:
+def _map_background(cv: Canvas, ed: Edition, box: Box) -> None:
     """Sea, land, routes, city markers and the legend: the same in every game."""
-    (mx0, my0, mx1, my1), pos = _map_frame(cv, box)
+    (mx0, my0, mx1, my1), pos = _map_frame(cv, ed, box)
     x0, x1 = mx0, mx1
     cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
     # land: soft blobs around cities and along land routes
     land_r = 30
-    for city in B.CITY:
+    for city in ed.city:
         px, py = pos(city)
         cv.d.ellipse((px - land_r, py - land_r, px + land_r, py + land_r), fill=LAND)
-    for a, b, kind in C.ROUTES:
-        if kind == "ferry" or a not in B.CITY or b not in B.CITY:
+    for a, b, kind in ed.routes:
+        if kind == "ferry" or a not in ed.city or b not in ed.city:
             continue
         (ax, ay), (bx, by) = pos(a), pos(b)
         cv.d.line((ax, ay, bx, by), fill=LAND, width=2 * land_r)
     # routes
-    for a, b, kind in C.ROUTES:
-        if a not in B.CITY or b not in B.CITY:
+    for a, b, kind in ed.routes:
+        if a not in ed.city or b not in ed.city:
             continue
         (ax, ay), (bx, by) = pos(a), pos(b)
         _route(cv, (ax, ay), (bx, by), kind)
     # city markers (a University's Prestige comes from its tile: drawn per game)
-    for city, info in B.CITY.items():
+    for city, info in ed.city.items():
         px, py = pos(city)
         if info["kind"] == "university":
             fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
@@ -368,7 +371,7 @@ def _map_background(cv: Canvas, box: Box) -> None:
         _route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
         cv.text(
             (lx + 40, ly, lx + 126, ly + 20),
-            f"{kind} \u00a3{C.ROUTE_COST.get(kind, '?')}",
+            f"{kind} \u00a3{ed.route_cost.get(kind, '?')}",
             13,
             align="left",
         )
@@ -378,9 +381,10 @@ def _map_background(cv: Canvas, box: Box) -> None:
 
 
 def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
-    (mx0, my0, mx1, my1), pos = _map_frame(cv, box)
+    ed = st.edition
+    (mx0, my0, mx1, my1), pos = _map_frame(cv, ed, box)
     nodes: list[Box] = []
-    for city, info in B.CITY.items():
+    for city, info in ed.city.items():
         px, py = pos(city)
         if info["kind"] == "university":
             cv.glyph((px, py + 0.5), str(prestige_of(st, city)), 13, INK)
@@ -390,12 +394,14 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     # labels: city name, then University discs (stack order) and Travel tokens
     placed: list[Box] = list(nodes)
     bounds = (mx0 + 2, my0 + 2, mx1 - 2, my1 - 2)
-    order = sorted(B.CITY, key=lambda c: (B.CITY[c]["kind"] != "university", B.CITY[c]["xy"][1], c))
+    order = sorted(
+        ed.city, key=lambda c: (ed.city[c]["kind"] != "university", ed.city[c]["xy"][1], c)
+    )
     tokens: dict[str, list[int]] = {}
     for seat, p in enumerate(st.players):
         tokens.setdefault(p.city, []).append(seat)
     for city in order:
-        info = B.CITY[city]
+        info = ed.city[city]
         px, py = pos(city)
         name = info["name"]
         size = 12
@@ -440,10 +446,11 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
 
 def prestige_of(st: GameState, city: str) -> int | str:
     """University Prestige: from its tile, else printed on the board (Scottish ones)."""
+    ed = st.edition
     tile = st.universities.get(city)
-    if tile in B.UNIVERSITY_TILE:
-        return B.UNIVERSITY_TILE[tile].get("prestige", "?")
-    return B.CITY.get(city, {}).get("prestige", "?")
+    if tile in ed.university_tile:
+        return ed.university_tile[tile].get("prestige", "?")
+    return ed.city.get(city, {}).get("prestige", "?")
 
 
 def _candidates(r: int, w: int, h: int) -> list[tuple[int, int]]:
@@ -509,11 +516,12 @@ def _dashed(
 
 
 def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Universities (discs bottom \u2192 top)")
-    cities = [c for c in B.CITY if B.CITY[c]["kind"] == "university"]
+    cities = [c for c in ed.city if ed.city[c]["kind"] == "university"]
     rh = min(34, (y1 - y0) // max(1, len(cities)))
     for i, city in enumerate(cities):
-        info = B.CITY[city]
+        info = ed.city[city]
         ry = y0 + i * rh
         fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
         cv.d.rectangle(
@@ -531,7 +539,7 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
         cv.badge(x0 + 126, ry + rh // 2 - 1, 11, str(prestige_of(st, city)))
         tile = st.universities.get(city)
         text = (
-            B.UNIVERSITY_TILE[tile]["text"] if tile in B.UNIVERSITY_TILE else info.get("text", "")
+            ed.university_tile[tile]["text"] if tile in ed.university_tile else info.get("text", "")
         )
         cv.text((x0 + 142, ry, x1 - 126, ry + rh - 2), text, 12, min_size=10, align="left")
         stack = st.university_discs.get(city, [])
@@ -544,12 +552,13 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 
 
 def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Meetings")
     n = max(1, len(st.rooms))
     rw = (x1 - x0 - (n - 1) * 6) // n
     for r, room in enumerate(st.rooms):
         rx = x0 + r * (rw + 6)
-        info = C.MEETING_ROOMS[r] if r < len(C.MEETING_ROOMS) else {}
+        info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
         cv.box((rx, y0, rx + rw, y0 + 144), fill=shade(DIE_FILL["Y"], 1.75), width=2)
         cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), f"Room {r + 1}", 14, bold=True)
         cost = f"\u00a3{info.get('money', '?')} or {info.get('innovation', '?')} Innov."
@@ -604,7 +613,7 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     pw = (x1 - x0 - (n - 1) * 6) // n
     for i, pid in enumerate(st.partner_display):
         px = x0 + i * (pw + 6)
-        _partner_card(cv, pid, (px, y, px + pw, y + 150))
+        _partner_card(cv, ed, pid, (px, y, px + pw, y + 150))
     y += 156
     cv.text(
         (x0, y, x1, y + 18),
@@ -623,16 +632,16 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
             cv.text((mx + 4, y + 2, mx + mw - 4, y + 38), "empty", 12, fill=MUTED)
             continue
         cv.gear(mx + 20, y + 20, 16, "x")
-        cost = B.MULTIPLIER[mid]["cost"] if mid in B.MULTIPLIER else {}
+        cost = ed.multiplier[mid]["cost"] if mid in ed.multiplier else {}
         cv.text((mx + 42, y + 2, mx + mw - 4, y + 38), "Cost: " + cost_text(cost), 13, align="left")
 
 
-def _partner_card(cv: Canvas, pid: str | None, box: Box) -> None:
+def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
     if not pid:
         _empty_slot(cv, box)
         return
-    info = B.PARTNER.get(pid, {})
+    info = ed.partner.get(pid, {})
     cv.box(box, fill=WHITE, width=2)
     cv.text(
         (x0 + 5, y0 + 3, x1 - 5, y0 + 36),
@@ -659,29 +668,30 @@ def _partner_card(cv: Canvas, pid: str | None, box: Box) -> None:
 
 
 def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Institutions (Lectures)")
-    n = max(1, len(C.INSTITUTIONS))
+    n = max(1, len(ed.institutions))
     lw = 60
     cw = (x1 - x0 - lw) // n
     cv.text((x0, y0, x0 + lw - 4, y0 + 34), "level\nInnov./maj.", 10, fill=MUTED)
-    for i, inst in enumerate(C.INSTITUTIONS):
+    for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
         cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + 34), fill=shade(DIE_FILL["G"], 1.7))
         cv.text((cx + 3, y0, cx + cw - 4, y0 + 34), inst["name"], 12, bold=True, min_size=9)
-    levels = sorted(C.LECTURE_LEVELS, reverse=True)
+    levels = sorted(ed.lecture_levels, reverse=True)
     rh = (y1 - y0 - 38 - 26) // max(1, len(levels))
     for k, lvl in enumerate(levels):
         ry = y0 + 38 + k * rh
         cv.d.rectangle((x0, ry, x0 + lw - 4, ry + rh - 2), fill=PANEL_ALT)
         cv.text((x0 + 2, ry, x0 + lw - 6, ry + rh // 2), f"L{lvl}", 15, bold=True)
-        cost = C.LECTURE_COSTS.get(lvl, "?")
-        maj = C.LECTURE_MAJORITY.get(lvl, "?")
+        cost = ed.lecture_costs.get(lvl, "?")
+        maj = ed.lecture_majority.get(lvl, "?")
         cv.text(
             (x0 + 2, ry + rh // 2, x0 + lw - 6, ry + rh - 2),
             f"{cost} Inn. {maj}\u2605",
             11,
         )
-        for i, inst in enumerate(C.INSTITUTIONS):
+        for i, inst in enumerate(ed.institutions):
             cx = x0 + lw + i * cw
             seats = st.lectures.get(f"{i}:{lvl}", [])
             fill = (
@@ -711,7 +721,7 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
     cv.d.rectangle((x0, ay, x1, y1), fill=PANEL_ALT)
     cv.text(
         (x0 + 4, ay, x1 - 4, y1),
-        f"L1 Analytical Society (always open): {C.ANALYTICAL_SOCIETY['text']}",
+        f"L1 Analytical Society (always open): {ed.analytical_society['text']}",
         12,
         align="left",
     )
@@ -721,8 +731,9 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 
 
 def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
+    ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, "Research tracks")
-    track = C.RESEARCH_TRACK
+    track = ed.research_track
     top = track["top"]
     adv = track.get("advanced", [])
     bts = track.get("breakthroughs", [])
@@ -730,7 +741,7 @@ def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     cw = (x1 - x0 - lw) // (top + 1)
     th = (y1 - y0) // 4
     cell_h = 50
-    for t, colour in enumerate(C.COLOURS_MAIN):
+    for t, colour in enumerate(V.COLOURS_MAIN):
         ty = y0 + t * th
         cv.d.rectangle((x0, ty, x0 + lw - 4, ty + cell_h), fill=shade(DIE_FILL[colour], 1.6))
         cv.swatch((x0 + 4, ty + 4, x0 + 24, ty + 24), colour)
@@ -783,7 +794,7 @@ def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
                     player_label(seat),
                 )
         bt = st.breakthroughs.get(colour)
-        bt_text = B.BREAKTHROUGH[bt]["text"] if bt in B.BREAKTHROUGH else "none"
+        bt_text = ed.breakthrough[bt]["text"] if bt in ed.breakthrough else "none"
         stack = st.assignment_token_stacks.get(colour, [])
         left = ", ".join(str(v) for v in reversed(stack)) if stack else "none"
         cv.text(

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import board as B
+from engine.edition import Edition
 from engine.state import GameState
 from render._draw import (
     HILITE,
@@ -356,11 +356,11 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     return cv
 
 
-def focus_cities(dec: Pending) -> list[str]:
+def focus_cities(ed: Edition, dec: Pending) -> list[str]:
     """The cities the options of a decision name (for the map)."""
     out: list[str] = []
     for choice_id, _ in dec.choices or []:
         for part in choice_id.split(":"):
-            if part in B.CITY and part not in out:
+            if part in ed.city and part not in out:
                 out.append(part)
     return out

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
 from engine.common import lecture_cost
+from engine.edition import Edition
 from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, GameState
 from render._common import cost_text, need_text, science_name, track_name
 from render._draw import (
@@ -100,6 +100,7 @@ def _area_possible(st: GameState, area: str) -> bool | None:
 
 
 def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     cv = focus_canvas(548)
     seat = dec.player
     header(cv, st, seat, title, f"Round {st.round}")
@@ -127,7 +128,7 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         cv.box(box, fill=WHITE, outline=MARK if hot else LINE, width=4 if hot else 2, radius=10)
         # the space's number and bonus on top, its dice below
         bonus = st.workshop_bonus[s] if s < len(st.workshop_bonus) else None
-        text = C.WORKSHOP_BONUSES.get(bonus, {}).get("text", "") if bonus else ""
+        text = ed.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
         cv.d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, y0 + 48), radius=8, fill=shade(HILITE, 1.6))
         cv.badge(x0 + 21, y0 + 25, 15, str(s + 1), fill=WHITE)
         cv.text((x0 + 42, y0 + 4, x1 - 8, y0 + 47), text, 16, min_size=MIN_PX)
@@ -299,25 +300,27 @@ MAP_CROWDED_H = 800
 
 
 def _cost_of(st: GameState, dec: Pending, city: str) -> str:
+    ed = st.edition
     here = st.players[dec.player].city
     if dec.kind == "travel_move":
-        return f"\u00a3{B.TRAVEL_COST[here].get(city, '?')}"
+        return f"\u00a3{ed.travel_cost[here].get(city, '?')}"
     if dec.kind == "move_small":
         return "free"
     return ""
 
 
 def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     seat = dec.player
     p = st.players[seat]
     colours = _colours(st)
-    options = focus_cities(dec)
+    options = focus_cities(ed, dec)
     pawns: dict[str, list[int]] = {}
     for s, q in enumerate(st.players):
         pawns.setdefault(q.city, []).append(s)
     shown = [p.city, *[c for c in options if c != p.city]]
     # the part of the map that matters, at the largest scale that fits
-    pts = [B.CITY[c]["xy"] for c in shown if c in B.CITY]
+    pts = [ed.city[c]["xy"] for c in shown if c in ed.city]
     xs = [x * DX for x, _ in pts]
     ys = [y * DY for _, y in pts]
     pad_x, pad_y = 95.0, 50.0
@@ -340,13 +343,13 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     lo_x -= extra
     legend_h = 34
     cv = focus_canvas(HEAD + 8 + mh + legend_h + 8)
-    header(cv, st, seat, title, f"\u00a3{p.money} \u00b7 in {B.CITY[p.city]['name']}")
+    header(cv, st, seat, title, f"\u00a3{p.money} \u00b7 in {ed.city[p.city]['name']}")
     mx0, my0 = 8, HEAD + 8
     mx1, my1 = mx0 + mw, my0 + mh
     cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
 
     def pos(city: str) -> tuple[int, int]:
-        x, y = B.CITY[city]["xy"]
+        x, y = ed.city[city]["xy"]
         return int(mx0 + (x * DX - lo_x) * k), int(my0 + (y * DY - lo_y) * k)
 
     def inside(pt: tuple[int, int], margin: int = 0) -> bool:
@@ -359,21 +362,21 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     def local(pt: tuple[int, int]) -> tuple[int, int]:
         return pt[0] - off[0], pt[1] - off[1]
 
-    for city in B.CITY:
+    for city in ed.city:
         x, y = local(pos(city))
         clip.d.ellipse((x - land_r, y - land_r, x + land_r, y + land_r), fill=LAND)
-    for a, b, kind in C.ROUTES:
-        if kind != "ferry" and a in B.CITY and b in B.CITY:
+    for a, b, kind in ed.routes:
+        if kind != "ferry" and a in ed.city and b in ed.city:
             clip.d.line((*local(pos(a)), *local(pos(b))), fill=LAND, width=2 * land_r)
-    for a, b, kind in C.ROUTES:
-        if a in B.CITY and b in B.CITY:
+    for a, b, kind in ed.routes:
+        if a in ed.city and b in ed.city:
             _route(clip, local(pos(a)), local(pos(b)), kind, max(1.0, k))
     cv.im.paste(clip.im, off)
     cv.d.rectangle((mx0, my0, mx1, my1), outline=LINE, width=2)
     # nodes
     node_r = 13
     placed: list[Box] = []
-    for city, info in B.CITY.items():
+    for city, info in ed.city.items():
         x, y = pos(city)
         if not inside((x, y), -node_r):
             continue
@@ -407,11 +410,11 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         ids = [i for i, _ in dec.choices or [] if city in i.split(":")]
         _city_label(cv, st, dec, city, (x, y), pawns.get(city, []), colours, placed, bounds, ids)
     # the other cities, for orientation, where their names fit without covering anything
-    for city in B.CITY:
+    for city in ed.city:
         x, y = pos(city)
         if city in labelled or not inside((x, y), -node_r):
             continue
-        _free_label(cv, B.CITY[city]["name"], (x, y), placed, bounds)
+        _free_label(cv, ed.city[city]["name"], (x, y), placed, bounds)
     # legend
     ly = my1 + 8
     lx = mx0
@@ -419,7 +422,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         _route(cv, (lx, ly + 12), (lx + 34, ly + 12), kind, 1.0)
         item = cv.text(
             (lx + 40, ly, lx + 140, ly + 24),
-            f"{kind} \u00a3{C.ROUTE_COST.get(kind, '?')}",
+            f"{kind} \u00a3{ed.route_cost.get(kind, '?')}",
             16,
             align="left",
             wrap=False,
@@ -438,10 +441,11 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
 
 
 def _prestige(st: GameState, city: str) -> int | str:
+    ed = st.edition
     tile = st.universities.get(city)
-    if tile in B.UNIVERSITY_TILE:
-        return B.UNIVERSITY_TILE[tile].get("prestige", "?")
-    return B.CITY.get(city, {}).get("prestige", "?")
+    if tile in ed.university_tile:
+        return ed.university_tile[tile].get("prestige", "?")
+    return ed.city.get(city, {}).get("prestige", "?")
 
 
 def _city_label(
@@ -456,9 +460,10 @@ def _city_label(
     bounds: Box,
     ids: list[str],
 ) -> None:
+    ed = st.edition
     option = bool(ids)
     x, y = at
-    name = B.CITY[city]["name"]
+    name = ed.city[city]["name"]
     cost = _cost_of(st, dec, city) if option else ""
     text = f"{name} {cost}" if cost else name
     tw = int(cv.width_of(text, 16, bold=option)) + 8
@@ -581,13 +586,13 @@ def _dashed(
 COL_W = (W - 16 - 3 * 8) // 4
 
 
-def _partner_card(cv: Canvas, pid: str | None, box: Box, hidden: bool = False) -> None:
+def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box, hidden: bool = False) -> None:
     x0, y0, x1, y1 = box
-    if hidden or not pid or pid not in B.PARTNER:
+    if hidden or not pid or pid not in ed.partner:
         cv.box(box, fill=PANEL_ALT, width=2)
         cv.text((x0 + 6, y0 + 6, x1 - 6, y1 - 6), "hidden" if hidden else "empty", 16, fill=MUTED)
         return
-    info = B.PARTNER[pid]
+    info = ed.partner[pid]
     cv.box(box, fill=WHITE, width=2)
     cv.text(
         (x0 + 6, y0 + 4, x1 - 6, y0 + 46),
@@ -614,15 +619,16 @@ def _partner_card(cv: Canvas, pid: str | None, box: Box, hidden: bool = False) -
     )
 
 
-def _partner_card_height(ids: list[str | None], width: int) -> int:
+def _partner_card_height(ed: Edition, ids: list[str | None], width: int) -> int:
     need = max(
-        (lines_needed(B.PARTNER[c]["text"], 16, width - 12) for c in ids if c in B.PARTNER),
+        (lines_needed(ed.partner[c]["text"], 16, width - 12) for c in ids if c in ed.partner),
         default=1,
     )
     return 104 + need * line_height(16) + 8
 
 
 def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     seat = dec.player
     colours = _colours(st)
     ids = _ids(dec)
@@ -633,7 +639,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             room_opts.setdefault(int(parts[parts.index("room") + 1]), []).append(i)
     card_opts = {int(i.split(":")[1]): i for i in ids if i.startswith(("card:", "use:"))}
     mult_opts = {int(i.split(":")[1]): i for i in ids if i.startswith("mul:")}
-    card_h = _partner_card_height(list(st.partner_display), COL_W)
+    card_h = _partner_card_height(ed, list(st.partner_display), COL_W)
     room_h = 178
     height = HEAD + 8 + room_h + 10 + 24 + card_h + 10 + 24 + 48 + 8
     cv = focus_canvas(height)
@@ -643,7 +649,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     for r, room in enumerate(st.rooms):
         x = 8 + r * (COL_W + 8)
         box = (x, y, x + COL_W, y + room_h)
-        info = C.MEETING_ROOMS[r] if r < len(C.MEETING_ROOMS) else {}
+        info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
         cv.box(box, fill=shade(DIE_FILL["Y"], 1.75), width=2)
         for choice_id in room_opts.get(r, []):
             mark(cv, box, choice_id)
@@ -693,7 +699,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     for i, pid in enumerate(st.partner_display):
         x = 8 + i * (COL_W + 8)
         box = (x, y, x + COL_W, y + card_h)
-        _partner_card(cv, pid, box)
+        _partner_card(cv, ed, pid, box)
         if i in card_opts:
             mark(cv, box, card_opts[i])
     y += card_h + 10
@@ -717,7 +723,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             cv.text((x + 6, y + 2, x + mw - 6, y + 42), "empty", 16, fill=MUTED)
             continue
         cv.gear(x + 24, y + 22, 19, "x")
-        cost = B.MULTIPLIER[mid]["cost"] if mid in B.MULTIPLIER else {}
+        cost = ed.multiplier[mid]["cost"] if mid in ed.multiplier else {}
         cv.text(
             (x + 50, y + 2, x + mw - 6, y + 42),
             "Build cost: " + cost_text(cost),
@@ -732,6 +738,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
 
 
 def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     seat = dec.player
     colours = _colours(st)
     options: dict[str, str] = {}
@@ -743,22 +750,22 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                 options["as"] = i
             elif len(parts) >= j + 3:
                 options[f"{parts[j + 1]}:{parts[j + 2]}"] = i
-    n = max(1, len(C.INSTITUTIONS))
+    n = max(1, len(ed.institutions))
     lw = 92
     cw = (W - 16 - lw) // n
-    levels = sorted(C.LECTURE_LEVELS, reverse=True)
-    head_h = max(lines_needed(inst["name"], 16, cw - 8, bold=True) for inst in C.INSTITUTIONS)
+    levels = sorted(ed.lecture_levels, reverse=True)
+    head_h = max(lines_needed(inst["name"], 16, cw - 8, bold=True) for inst in ed.institutions)
     head_h = head_h * line_height(16) + 8
     row_h: list[int] = []
     for lvl in levels:
         need = 1
-        for i, inst in enumerate(C.INSTITUTIONS):
+        for i, inst in enumerate(ed.institutions):
             space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
             taken = bool(st.lectures.get(f"{i}:{lvl}"))
             width = cw - 10 - (30 if taken else 0)
             need = max(need, lines_needed(space.get("text", ""), 16, width))
         row_h.append(max(3 * line_height(16) + 8, need * line_height(16) + 10))
-    as_text = f"Level 1, Analytical Society (always open): {C.ANALYTICAL_SOCIETY['text']}"
+    as_text = f"Level 1, Analytical Society (always open): {ed.analytical_society['text']}"
     as_h = lines_needed(as_text, 16, W - 28) * line_height(16) + 10
     height = HEAD + 8 + head_h + 4 + sum(row_h) + 4 * len(levels) + 6 + as_h + 8
     cv = focus_canvas(height)
@@ -768,7 +775,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     cv.text(
         (x0, y, x0 + lw - 6, y + head_h), "your cost, most discs", 16, fill=MUTED, min_size=MIN_PX
     )
-    for i, inst in enumerate(C.INSTITUTIONS):
+    for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
         cv.d.rectangle((cx + 1, y, cx + cw - 2, y + head_h), fill=shade(DIE_FILL["G"], 1.7))
         cv.text(
@@ -782,7 +789,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     for k, lvl in enumerate(levels):
         rh = row_h[k]
         cost = lecture_cost(st, seat, lvl)
-        maj = C.LECTURE_MAJORITY.get(lvl, "?")
+        maj = ed.lecture_majority.get(lvl, "?")
         cv.d.rectangle((x0, y, x0 + lw - 4, y + rh), fill=PANEL_ALT)
         cv.text(
             (x0 + 2, y + 2, x0 + lw - 6, y + rh - 2),
@@ -791,7 +798,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             bold=False,
             min_size=MIN_PX,
         )
-        for i, inst in enumerate(C.INSTITUTIONS):
+        for i, inst in enumerate(ed.institutions):
             cx = x0 + lw + i * cw
             seats = st.lectures.get(f"{i}:{lvl}", [])
             fill = WHITE
@@ -829,6 +836,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
 
 
 def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     seat = dec.player
     p = st.players[seat]
     ids = _ids(dec)
@@ -840,9 +848,9 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         34
         + max(
             (
-                lines_needed(B.PROGRAM[t]["text"], 16, tw - 10)
+                lines_needed(ed.program[t]["text"], 16, tw - 10)
                 for t in st.program_display
-                if t in B.PROGRAM
+                if t in ed.program
             ),
             default=1,
         )
@@ -854,9 +862,9 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         56
         + max(
             (
-                lines_needed(B.ASSIGNMENT[a]["text"], 16, cw - 12)
+                lines_needed(ed.assignment[a]["text"], 16, cw - 12)
                 for a in st.assignment_display
-                if a in B.ASSIGNMENT
+                if a in ed.assignment
             ),
             default=1,
         )
@@ -881,11 +889,11 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
     for i, pid in enumerate(st.program_display):
         x = 8 + i * (tw + 8)
         box = (x, y, x + tw, y + prog_h)
-        if not pid or pid not in B.PROGRAM:
+        if not pid or pid not in ed.program:
             cv.box(box, fill=PANEL_ALT)
             cv.text((x + 4, y + 4, x + tw - 4, y + prog_h - 4), "empty", 16, fill=MUTED)
             continue
-        info = B.PROGRAM[pid]
+        info = ed.program[pid]
         cv.box(box, fill=(236, 228, 246), width=2)
         cv.badge(x + tw - 18, y + 17, 14, str(info.get("prestige", "?")))
         cv.text(
@@ -920,7 +928,7 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         x = 8 + (i % 2) * (cw + 8)
         ay = y + (i // 2) * (asg_h + 8)
         box = (x, ay, x + cw, ay + asg_h)
-        _assignment_card(cv, aid, box)
+        _assignment_card(cv, ed, aid, box)
         if i in asg_opts:
             mark(cv, box, asg_opts[i])
     y += rows * (asg_h + 8) + 4
@@ -928,13 +936,13 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
     return cv
 
 
-def _assignment_card(cv: Canvas, aid: str | None, box: Box) -> None:
+def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None:
     x0, y0, x1, y1 = box
-    if not aid or aid not in B.ASSIGNMENT:
+    if not aid or aid not in ed.assignment:
         cv.box(box, fill=PANEL_ALT)
         cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 16, fill=MUTED)
         return
-    info = B.ASSIGNMENT[aid]
+    info = ed.assignment[aid]
     cv.box(box, fill=WHITE, width=2)
     cv.text(
         (x0 + 6, y0 + 3, x1 - 6, y0 + 26),
@@ -1005,7 +1013,7 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         x += w + 14
     cv.text((x0 + 8, y0 + 62, x0 + 250, y0 + 86), "Your Assignments:", 16, align="left", wrap=False)
     ax = x0 + 170
-    for c in C.COLOURS_MAIN:
+    for c in V.COLOURS_MAIN:
         b = (ax, y0 + 62, ax + 26, y0 + 86)
         cv.swatch(b, c)
         n = len(p.assignments.get(c, []))
@@ -1023,10 +1031,11 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
 
 
 def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     seat = dec.player
     colours = _colours(st)
     ids = set(_ids(dec))
-    track = C.RESEARCH_TRACK
+    track = ed.research_track
     top = track["top"]
     adv = track.get("advanced", [])
     bts = track.get("breakthroughs", [])
@@ -1034,9 +1043,9 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     cw = (W - 16 - lw) // (top + 1)
     cell_h = 78
     texts = []
-    for colour in C.COLOURS_MAIN:
+    for colour in V.COLOURS_MAIN:
         bt = st.breakthroughs.get(colour)
-        bt_text = B.BREAKTHROUGH[bt]["text"] if bt in B.BREAKTHROUGH else "none"
+        bt_text = ed.breakthrough[bt]["text"] if bt in ed.breakthrough else "none"
         stack = st.assignment_token_stacks.get(colour, [])
         left = ", ".join(str(v) for v in reversed(stack)) if stack else "none left"
         texts.append(
@@ -1049,7 +1058,7 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     p = st.players[seat]
     header(cv, st, seat, title)
     y = HEAD + 8
-    for t, colour in enumerate(C.COLOURS_MAIN):
+    for t, colour in enumerate(V.COLOURS_MAIN):
         x0 = 8
         cv.d.rectangle((x0, y, x0 + lw - 4, y + cell_h), fill=shade(DIE_FILL[colour], 1.6))
         cv.swatch((x0 + 4, y + 4, x0 + 28, y + 28), colour)
@@ -1109,6 +1118,7 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
 
 
 def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    ed = st.edition
     seat = dec.player
     p = st.players[seat]
     ids = _ids(dec)
@@ -1128,7 +1138,7 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
         option_of.setdefault(card, i)
     per_row = 4
     card_w = COL_W
-    card_h = _partner_card_height(list(cards), card_w)
+    card_h = _partner_card_height(ed, list(cards), card_w)
     rows = max(1, (len(cards) + per_row - 1) // per_row)
     strip = 64 if active else 40
     height = HEAD + 8 + strip + rows * (card_h + 28) + 8
@@ -1160,7 +1170,7 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
         )
         cv.text((x, cy, x + card_w, cy + 24), where, 16, fill=MUTED, wrap=False)
         box = (x, cy + 24, x + card_w, cy + 24 + card_h)
-        _partner_card(cv, card, box)
+        _partner_card(cv, ed, card, box)
         if card in option_of:
             mark(cv, box, option_of[card])
     return cv

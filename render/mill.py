@@ -4,8 +4,7 @@ columns, scoring tokens, and the Partner cards (names only for the owner)."""
 
 from __future__ import annotations
 
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
 from render._common import gears_hint, science_name, total_text, visible_score
@@ -102,6 +101,7 @@ def _gear_xy(pos: int) -> tuple[int, int]:
 
 
 def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
+    ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = box
     span = 3 * CELL + 2 * GAP
@@ -130,7 +130,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
         sx, sy = _slot_xy(i)
         cv.die(sx, sy, CELL, p.mill[i] if i < len(p.mill) else None)
     # lines: rows to the right, columns below
-    cap = C.STEAM_TRACK[min(p.steam, len(C.STEAM_TRACK) - 1)]["cap"]
+    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
     for line in range(6):
         if line < 3:
             lx0 = GX + span + 16
@@ -158,6 +158,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
 
 
 def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: int) -> None:
+    ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = box
     value = line_value(p.mill, p.gears, line)
@@ -185,8 +186,8 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: in
         wrap=False,
     )
     body = (x0 + 5, y0 + 25, x1 - 5, y1 - 4)
-    if tile and tile in B.PROGRAM:
-        info = B.PROGRAM[tile]
+    if tile and tile in ed.program:
+        info = ed.program[tile]
         cv.badge(x1 - 17, y0 + 38, 12, str(info.get("prestige", "?")))
         if None not in dice:
             met = program_met(info["criteria"], dice)  # type: ignore[arg-type]
@@ -212,7 +213,9 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: in
             valign="top",
         )
     else:
-        bonus = next((s["text"] for s in C.PROGRAM_SPACES if s.get("line") == MILL_LINES[line]), "")
+        bonus = next(
+            (s["text"] for s in ed.program_spaces if s.get("line") == MILL_LINES[line]), ""
+        )
         cv.text(
             body,
             f"No Program (space bonus: {bonus})" if bonus else "No Program",
@@ -295,13 +298,14 @@ def _resources(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 
 
 def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
+    ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = cv.panel(box, "Steam & Innovation", title_size=14)
-    n = len(C.STEAM_TRACK)
+    n = len(ed.steam_track)
     lw = 58
     cw = (x1 - x0 - lw) // max(1, n)
     cv.text((x0, y0, x0 + lw - 4, y0 + 54), "Steam\ncap\ncoal", 11, fill=MUTED, align="left")
-    for lvl, info in enumerate(C.STEAM_TRACK):
+    for lvl, info in enumerate(ed.steam_track):
         cx = x0 + lw + lvl * cw
         here = lvl == p.steam
         cv.d.rectangle(
@@ -330,7 +334,7 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
         if here:
             cv.disc(cx + cw - 12, y0 + 10, 8, p.colour, player_label(seat))
     iy = y0 + 64
-    top = C.INNOVATION_MAX
+    top = ed.innovation_max
     cw2 = (x1 - x0 - lw) // (top + 1)
     cv.text((x0, iy, x0 + lw - 4, iy + 44), "Innov.\nPrestige", 11, fill=MUTED, align="left")
     for lvl in range(top + 1):
@@ -349,7 +353,7 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
             wrap=False,
             align="left",
         )
-        pp = C.INNOVATION_PRESTIGE.get(lvl)
+        pp = ed.innovation_prestige.get(lvl)
         if pp:
             cv.badge(cx + cw2 // 2, iy + 32, 9, str(pp))
         if here:
@@ -358,12 +362,12 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
     ry = iy + 50
     cv.text((x0, ry, x0 + lw - 4, ry + 20), "Research", 11, fill=MUTED, align="left")
     rw = (x1 - x0 - lw) // 4
-    for i, colour in enumerate(C.COLOURS_MAIN):
+    for i, colour in enumerate(V.COLOURS_MAIN):
         rx = x0 + lw + i * rw
         cv.swatch((rx, ry + 1, rx + 18, ry + 19), colour)
         cv.text(
             (rx + 22, ry, rx + rw - 4, ry + 20),
-            f"{p.research.get(colour, 0)}/{C.RESEARCH_TRACK['top']}",
+            f"{p.research.get(colour, 0)}/{ed.research_track['top']}",
             13,
             bold=True,
             align="left",
@@ -386,11 +390,12 @@ def _gears(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 
 
 def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
+    ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = cv.panel(box, "Assignments & scoring tokens", title_size=14)
     cw = (x1 - x0 - 12) // 4
     colh = y1 - y0 - 26
-    for i, colour in enumerate(C.COLOURS_MAIN):
+    for i, colour in enumerate(V.COLOURS_MAIN):
         cx = x0 + i * (cw + 4)
         cv.d.rectangle(
             (cx, y0, cx + cw, y0 + colh), fill=shade(DIE_FILL[colour], 1.7), outline=MUTED
@@ -411,7 +416,7 @@ def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
                 cx + cw - 12, y0 + 12, 10, str(token), fill=shade(DIE_FILL[colour], 1.2), ink=INK
             )
         names = "\n".join(
-            "\u2022 " + (B.ASSIGNMENT[a]["name"] if a in B.ASSIGNMENT else a) for a in cards
+            "\u2022 " + (ed.assignment[a]["name"] if a in ed.assignment else a) for a in cards
         )
         if names:
             cv.text(
@@ -430,6 +435,7 @@ def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 
 
 def _cards(cv: Canvas, st: GameState, seat: int, viewer: int | None, box: Box) -> None:
+    ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = cv.panel(box, "Partner cards", title_size=14)
     own = viewer == seat and not any(c == HIDDEN for c in p.hand)
@@ -443,7 +449,7 @@ def _cards(cv: Canvas, st: GameState, seat: int, viewer: int | None, box: Box) -
     )
     if own:
         if p.hand:
-            names = [B.PARTNER[c]["name"] if c in B.PARTNER else c for c in p.hand]
+            names = [ed.partner[c]["name"] if c in ed.partner else c for c in p.hand]
             cols = 2
             rows = (len(names) + cols - 1) // cols
             rh = min(20, (y1 - y0 - 24) // max(1, rows))

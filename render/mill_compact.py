@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import board as B
-from engine import content as C
 from engine.mill import LINE_DICE, LINE_GEARS, LINE_NAMES, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
 from render._common import gears_hint, total_text, visible_score
@@ -197,6 +195,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
 
 
 def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks) -> None:
+    ed = st.edition
     p = st.players[seat]
     if line < 3:
         y = Y0 + line * STEP - 4
@@ -215,7 +214,7 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
     if marked:
         _record(cv, marks.lines[line], box)
     value = line_value(p.mill, p.gears, line)
-    cap = C.STEAM_TRACK[min(p.steam, len(C.STEAM_TRACK) - 1)]["cap"]
+    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
     if value is not None:
         status = f"= {value} \u2192 {cap}" if value > cap else f"= {value}"
     else:
@@ -260,8 +259,8 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
         )
         body = (x0 + 6, y0 + 2 * head_h, x1 - 6, y1 - 4)
     tile = p.programs[line] if line < len(p.programs) else None
-    if tile in B.PROGRAM:
-        info = B.PROGRAM[tile]
+    if tile in ed.program:
+        info = ed.program[tile]
         dice = [p.mill[i] for i in LINE_DICE[line]]
         bx0, by0, bx1, by1 = body
         cv.badge(bx1 - 14, by0 + 14, 14, str(info.get("prestige", "?")))
@@ -281,7 +280,9 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
             fill=INK if colour == MUTED else colour,
         )
     else:
-        bonus = next((s["text"] for s in C.PROGRAM_SPACES if s.get("line") == MILL_LINES[line]), "")
+        bonus = next(
+            (s["text"] for s in ed.program_spaces if s.get("line") == MILL_LINES[line]), ""
+        )
         text = f"Bonus: {bonus}" if marked and bonus else "no Program"
         cv.text(
             body, text, 16, min_size=16, fill=INK if marked else MUTED, align="left", valign="top"
@@ -289,6 +290,7 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
 
 
 def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box) -> None:
+    ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = box
     cv.box(box, fill=WHITE, width=2)
@@ -310,11 +312,11 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
             wrap=False,
         )
     y0 += 22
-    cap = C.STEAM_TRACK[min(p.steam, len(C.STEAM_TRACK) - 1)]["cap"]
+    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
     steam = f"Steam {p.steam}: lines capped at {cap}"
     nxt = p.steam + 1
-    if nxt < len(C.STEAM_TRACK) and (marks.steam or marks.next_steam):
-        steam += f" \u2192 {C.STEAM_TRACK[nxt]['cap']}"
+    if nxt < len(ed.steam_track) and (marks.steam or marks.next_steam):
+        steam += f" \u2192 {ed.steam_track[nxt]['cap']}"
     cv.text(
         (x0, y0 + 24, x1, y0 + 46),
         steam,

@@ -6,15 +6,16 @@ import asyncio
 import logging
 from datetime import datetime
 
-from engine import IllegalChoice, new_game
+from engine import IllegalChoice
 
 from . import choicelog, codec
 from .backend import ChoiceRow, GameRow, SnapshotRow, Tx
 from .base import StoreBase
 from .common import CHECKPOINT_EVERY, Corrupt, found, setup_of
+from .errors import EditionMissing
 from .models import GameCheck, SeatRecord
 from .play import Evidence
-from .verify import Verified, replay_rows, seat_problem, to_move
+from .verify import Verified, replay_rows, seat_problem, start_state, to_move
 
 log = logging.getLogger("store")
 
@@ -24,13 +25,14 @@ class AuditMixin(StoreBase):
         """Rebuild the game from setup + live choices (in a worker thread) and compare with
         everything stored beside them: the choice log's digests, the seats, every snapshot,
         the status. Any mismatch or unreadable row is reported in the result, never raised;
-        with ``mark=True`` a failing game is marked 'broken'."""
+        with ``mark=True`` a failing game is marked 'broken'. A game whose content edition this
+        bot lacks cannot be checked: it is reported (``missing_edition``), never marked."""
         try:
             check = await self._verify(game_id)
         except Exception as exc:  # an unreadable row of any kind: report, don't raise
             # The type only: an engine error's text may quote a card.
             check = GameCheck(game_id, False, f"unreadable: {type(exc).__name__}")
-        if not check.ok and mark:
+        if not check.ok and mark and check.missing_edition is None:
             try:
 
                 async def status(tx: Tx) -> str | None:
@@ -77,6 +79,8 @@ class AuditMixin(StoreBase):
                 keep, verified, fill, over = _rebuild(game, rows, await tx.seats(game_id))
             except Corrupt as exc:
                 return GameCheck(game_id, False, str(exc))
+            except EditionMissing as exc:
+                return _missing(game_id, exc)
             if fill:
                 await tx.fill_choice_digests(game_id, fill)
             await tx.replace_snapshots(game_id, keep, at)
@@ -129,6 +133,8 @@ def _check(ev: Evidence, snaps: list[SnapshotRow]) -> GameCheck:
         replayed = replay_rows(game, ev.choices, ev.seats, ev.snapshots, all_snapshots=True)
     except Corrupt as exc:
         return GameCheck(game.id, False, str(exc))
+    except EditionMissing as exc:
+        return _missing(game.id, exc)
     seq = game.seq
     if any(s.seq > seq for s in snaps):
         return GameCheck(game.id, False, "a snapshot is newer than the last choice", seq)
@@ -142,6 +148,11 @@ def _check(ev: Evidence, snaps: list[SnapshotRow]) -> GameCheck:
     return GameCheck(game.id, True, None, seq)
 
 
+def _missing(game_id: int, exc: EditionMissing) -> GameCheck:
+    problem = f"needs the edition {exc.edition!r}, which this bot does not have (not checked)"
+    return GameCheck(game_id, False, problem, missing_edition=exc.edition)
+
+
 def _rebuild(
     game: GameRow, rows: list[ChoiceRow], seats: list[SeatRecord]
 ) -> tuple[list[tuple[int, str, str]], Verified, list[tuple[int, str]], bool]:
@@ -150,7 +161,7 @@ def _rebuild(
     trusted."""
     if [r.seq for r in rows] != list(range(len(rows))):
         raise Corrupt("the live choices are not numbered 0..n-1")
-    state = new_game(setup_of(game))
+    state = start_state(setup_of(game))
     problem = seat_problem(seats, state.seat_names)
     if problem:
         raise Corrupt(problem)

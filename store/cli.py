@@ -39,7 +39,17 @@ class CheckReport:
 
     @property
     def failures(self) -> list[GameCheck]:
+        """Games that failed their check (damaged, or needing an edition the bot lacks)."""
         return [g for g in self.games if not g.ok]
+
+    @property
+    def broken(self) -> list[GameCheck]:
+        return [g for g in self.failures if g.missing_edition is None]
+
+    @property
+    def unchecked(self) -> list[GameCheck]:
+        """Games whose content edition this bot does not have: not checked, not marked."""
+        return [g for g in self.failures if g.missing_edition is not None]
 
     @property
     def ok(self) -> bool:
@@ -48,14 +58,21 @@ class CheckReport:
     def lines(self) -> list[str]:
         out = [f"Checked {redact(self.path)}: {len(self.games)} game(s)."]
         out += [f"  database: {p}" for p in self.integrity]
-        out += [f"  game {g.game_id}: BROKEN - {g.problem}" for g in self.failures]
+        out += [f"  game {g.game_id}: BROKEN - {g.problem}" for g in self.broken]
+        out += [f"  game {g.game_id}: NOT CHECKED - {g.problem}" for g in self.unchecked]
         if self.ok:
             out.append(
-                "  every game replays from seed + choices to its stored choice log, seats and"
-                " snapshots: OK"
+                "  every game replays from seed + choices, under its own rules version and"
+                " edition, to its stored choice log, seats and snapshots: OK"
             )
         else:
-            out.append(f"  {len(self.failures)} game(s) with problems (marked 'broken').")
+            if self.broken:
+                out.append(f"  {len(self.broken)} game(s) with problems (marked 'broken').")
+            if self.unchecked:
+                out.append(
+                    f"  {len(self.unchecked)} game(s) need an edition this bot does not have:"
+                    " left as they are (install that edition, or run the bot that has it)."
+                )
         return out
 
 

@@ -20,13 +20,13 @@ from typing import Any
 
 from engine import GameSetup, GameState
 from engine.ai import fast_copy
-from engine.state import PlayerState
+from engine.state import NOT_SERIALISED, PlayerState
 
 log = logging.getLogger(__name__)
 
 SELF_CHECKS = 20
 
-_STATE_FIELDS = [f.name for f in fields(GameState) if f.name != "pending_choices"]
+_STATE_FIELDS = [f.name for f in fields(GameState) if f.name not in NOT_SERIALISED]
 
 _lock = threading.Lock()
 _checks_left = {"encode": SELF_CHECKS, "decode": SELF_CHECKS}
@@ -39,8 +39,8 @@ def sha256(text: str) -> str:
 
 def _dump(state: GameState) -> str:
     d: dict[str, Any] = {name: getattr(state, name) for name in _STATE_FIELDS}
-    # the engine's own dicts of setup and players: they leave out fields at their version-1
-    # value (rules_version, played), so that older games keep their exact text
+    # the engine's own dicts: they leave out what older games did not have (a setup's rules
+    # version 1 and first edition, an empty `played`), so old games keep their text and digests
     d["setup"] = state.setup.to_dict()
     d["players"] = [p.to_dict() for p in state.players]
     return json.dumps(d, sort_keys=True, separators=(",", ":"))

@@ -12,7 +12,7 @@ from engine import GameSetup
 
 from .backend import GameRow
 from .errors import GameBroken, GameNotActive, GameNotFound, LobbyError
-from .models import GameRecord, SeatRecord
+from .models import GameRecord, GuildSettings, SeatRecord, UserSettings
 
 log = logging.getLogger("store")
 
@@ -80,8 +80,12 @@ def engine_options(row: GameRow) -> dict[str, Any]:
 
 
 def setup_of(row: GameRow) -> GameSetup:
+    return setup_of_text(row.setup)
+
+
+def setup_of_text(text: str | None) -> GameSetup:
     try:
-        return GameSetup.from_dict(json.loads(row.setup or ""))
+        return GameSetup.from_dict(json.loads(text or ""))
     except Exception as exc:
         raise Corrupt(f"the game setup is unreadable ({type(exc).__name__})") from exc
 
@@ -104,3 +108,50 @@ def game_record(row: GameRow, seats: list[SeatRecord]) -> GameRecord:
         finished_at=row.finished_at,
         seats=tuple(seats),
     )
+
+
+# -- settings rows (the same columns on both backends) ------------------------------------
+
+_GUILD_SETTINGS = "reminder_hours, ping_mode, edition, max_open_lobbies, max_games, language"
+_USER_SETTINGS = "reminders_enabled, ping_mode, reminder_hours, language"
+
+
+def _set_excluded(columns: str) -> str:
+    """``a = excluded.a, b = excluded.b`` for an upsert of these columns."""
+    return ", ".join(f"{c} = excluded.{c}" for c in columns.split(", "))
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _guild_settings(guild_id: int, r: Any) -> GuildSettings:
+    hours, mode, edition, lobbies, games, language = r
+    return GuildSettings(
+        guild_id,
+        reminder_hours=float(hours),
+        ping_mode=mode,
+        edition=edition,
+        max_open_lobbies=_optional_int(lobbies),
+        max_games=_optional_int(games),
+        language=language,
+    )
+
+
+def _guild_values(s: GuildSettings) -> tuple[Any, ...]:
+    return (s.reminder_hours, s.ping_mode, s.edition, s.max_open_lobbies, s.max_games, s.language)
+
+
+def _user_settings(user_id: int, r: Any) -> UserSettings:
+    enabled, mode, hours, language = r
+    return UserSettings(
+        user_id,
+        reminders_enabled=bool(enabled),
+        ping_mode=mode,
+        reminder_hours=None if hours is None else float(hours),
+        language=language,
+    )
+
+
+def _user_values(s: UserSettings) -> tuple[Any, ...]:
+    return (int(s.reminders_enabled), s.ping_mode, s.reminder_hours, s.language)

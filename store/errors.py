@@ -55,6 +55,19 @@ class GameBroken(StoreError):
     )
 
 
+class EditionMissing(StoreError):
+    """The game was started with a content edition this bot does not have (a database written
+    by a newer bot, say). The game is kept as it is, not marked broken: it plays again once the
+    bot has that edition."""
+
+    def __init__(self, name: str) -> None:
+        self.edition = name
+        super().__init__(
+            f"This game uses the edition {name!r} of the game's cards and board, which this bot "
+            "doesn't have. It is kept as it is until the bot has that edition again."
+        )
+
+
 class SchemaTooNew(StoreError):
     """The database was written by a newer version of the bot."""
 

@@ -147,6 +147,10 @@ class LobbyMixin(StoreBase):
         let the engine draw the turn order, record each seat's ``turn_index`` (and the
         engine's player colour unless the seat chose one), store the setup and the first
         snapshot. Returns the initial state.
+
+        The content edition: the game's ``edition`` option if it has one, else the guild's
+        setting (``set_guild_settings(edition=...)``), else the bot's default. The setup
+        records it, and the game keeps it to the end.
         ``seed`` defaults to a random one. Raises LobbyError if not startable."""
         seed = secrets.randbits(62) if seed is None else seed
         at = self._at(now)
@@ -156,10 +160,13 @@ class LobbyMixin(StoreBase):
             require_lobby(game)
             seats = await tx.seats(game_id)
             names = [s.name for s in seats]
+            chosen = engine_options(game)
+            if "edition" not in chosen:
+                guild = await tx.guild_settings(game.guild_id)
+                if guild is not None and guild.edition:
+                    chosen["edition"] = guild.edition
             try:
-                setup = GameSetup(
-                    players=len(names), seed=seed, names=names, **engine_options(game)
-                )
+                setup = GameSetup(players=len(names), seed=seed, names=names, **chosen)
                 state = new_game(setup)
             except (ValueError, TypeError) as exc:
                 raise LobbyError(f"The game can't start: {exc}") from exc

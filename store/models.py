@@ -112,6 +112,15 @@ class GuildSettings:
     guild_id: int
     reminder_hours: float = 12.0
     ping_mode: PingMode = "dm"
+    edition: str | None = None
+    """The content edition the server's new games take (engine.edition); None: the bot's
+    default. A started game keeps the edition it began with, whatever this says later."""
+    max_open_lobbies: int | None = None
+    """Lobbies one member may keep waiting for players; None: the bot's default."""
+    max_games: int | None = None
+    """Games (lobbies and games being played) the server may hold; None: the bot's default."""
+    language: str | None = None
+    """The language of the server's new games; None: the server's Discord locale."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +131,8 @@ class UserSettings:
     """None = follow the guild's setting."""
     reminder_hours: float | None = None
     """None = follow the guild's setting."""
+    language: str | None = None
+    """The language of this member's private answers and DMs; None: their Discord locale."""
 
 
 @dataclass(frozen=True)
@@ -132,3 +143,6 @@ class GameCheck:
     ok: bool
     problem: str | None = None
     moves: int = 0
+    missing_edition: str | None = None
+    """The game needs a content edition this bot does not have: it could not be checked (and
+    is not marked broken; it plays again once the bot has that edition)."""

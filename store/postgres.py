@@ -32,6 +32,15 @@ from .backend import (
     SnapshotRow,
     UndoWrite,
 )
+from .common import (
+    _GUILD_SETTINGS,
+    _USER_SETTINGS,
+    _guild_settings,
+    _guild_values,
+    _set_excluded,
+    _user_settings,
+    _user_values,
+)
 from .errors import MigrationError, SchemaTooNew
 from .models import (
     ChoiceRecord,
@@ -595,42 +604,35 @@ class PostgresTx:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
         r = await self._c.fetchrow(
-            "SELECT reminder_hours, ping_mode FROM guild_settings WHERE guild_id = $1", guild_id
+            f"SELECT {_GUILD_SETTINGS} FROM guild_settings WHERE guild_id = $1", guild_id
         )
-        return None if r is None else GuildSettings(guild_id, float(r[0]), r[1])
+        return None if r is None else _guild_settings(guild_id, tuple(r))
 
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
         await self._c.execute(
-            "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, updated_at)"
-            " VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET"
-            " reminder_hours = excluded.reminder_hours, ping_mode = excluded.ping_mode,"
-            " updated_at = excluded.updated_at",
+            f"INSERT INTO guild_settings (guild_id, {_GUILD_SETTINGS}, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id) DO UPDATE SET"
+            f" {_set_excluded(_GUILD_SETTINGS)}, updated_at = excluded.updated_at",
             s.guild_id,
-            s.reminder_hours,
-            s.ping_mode,
+            *_guild_values(s),
             at,
         )
 
     async def user_settings(self, user_id: int) -> UserSettings | None:
         r = await self._c.fetchrow(
-            "SELECT reminders_enabled, ping_mode, reminder_hours FROM user_settings"
-            " WHERE user_id = $1",
-            user_id,
+            f"SELECT {_USER_SETTINGS} FROM user_settings WHERE user_id = $1", user_id
         )
-        if r is None:
-            return None
-        return UserSettings(user_id, bool(r[0]), r[1], None if r[2] is None else float(r[2]))
+        return None if r is None else _user_settings(user_id, tuple(r))
 
     async def put_user_settings(self, s: UserSettings, at: datetime) -> None:
+        enabled, *rest = _user_values(s)
         await self._c.execute(
-            "INSERT INTO user_settings (user_id, reminders_enabled, ping_mode, reminder_hours,"
-            " updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET"
-            " reminders_enabled = excluded.reminders_enabled, ping_mode = excluded.ping_mode,"
-            " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+            f"INSERT INTO user_settings (user_id, {_USER_SETTINGS}, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET"
+            f" {_set_excluded(_USER_SETTINGS)}, updated_at = excluded.updated_at",
             s.user_id,
-            s.reminders_enabled,
-            s.ping_mode,
-            s.reminder_hours,
+            bool(enabled),
+            *rest,
             at,
         )
 
@@ -747,15 +749,13 @@ class PostgresTx:
     async def dump_settings(self) -> SettingsDump:
         out = SettingsDump()
         for r in await self._c.fetch(
-            "SELECT guild_id, reminder_hours, ping_mode, updated_at FROM guild_settings"
+            f"SELECT guild_id, {_GUILD_SETTINGS}, updated_at FROM guild_settings"
         ):
-            out.guilds.append((GuildSettings(r[0], float(r[1]), r[2]), r[3]))
+            out.guilds.append((_guild_settings(r[0], tuple(r)[1:-1]), r[-1]))
         for r in await self._c.fetch(
-            "SELECT user_id, reminders_enabled, ping_mode, reminder_hours, updated_at"
-            " FROM user_settings"
+            f"SELECT user_id, {_USER_SETTINGS}, updated_at FROM user_settings"
         ):
-            hours = None if r[3] is None else float(r[3])
-            out.users.append((UserSettings(r[0], bool(r[1]), r[2], hours), r[4]))
+            out.users.append((_user_settings(r[0], tuple(r)[1:-1]), r[-1]))
         return out
 
     async def load_settings(self, dump: SettingsDump) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
+from engine.edition import EditionError, UnknownEdition, library
+
 from .backend import Tx
 from .base import StoreBase
-from .common import found
+from .common import Corrupt, found, setup_of_text
 from .errors import StoreError
 from .models import GuildSettings, UserSettings
 
@@ -16,7 +19,8 @@ _KEEP: Any = object()
 
 class SettingsMixin(StoreBase):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings (defaults if never set: reminders after 12 h, by DM)."""
+        """The guild's settings (defaults if never set: reminders after 12 h, by DM, new games
+        on the bot's default edition)."""
 
         async def read(tx: Tx) -> GuildSettings | None:
             return await tx.guild_settings(guild_id)
@@ -29,21 +33,70 @@ class SettingsMixin(StoreBase):
         *,
         reminder_hours: float | None = None,
         ping_mode: str | None = None,
+        edition: str | None | Any = _KEEP,
+        max_open_lobbies: int | None | Any = _KEEP,
+        max_games: int | None | Any = _KEEP,
+        language: str | None | Any = _KEEP,
         now: datetime | None = None,
     ) -> GuildSettings:
-        """Change some of the guild's settings (None = leave as is). Returns the result."""
+        """Change some of the guild's settings (None = leave as is). Returns the result.
+
+        ``edition``: the content edition the server's new games take, e.g. to finish its games
+        on an older edition before moving on; None: follow the bot's default (omitted: keep).
+        Games already started keep theirs. Raises StoreError for an edition the bot lacks.
+        ``max_open_lobbies``, ``max_games``: the server's limits (None: the bot's defaults);
+        ``language``: its games' language (None: its Discord locale). Omitted: kept."""
+        for limit in (max_open_lobbies, max_games):
+            if (
+                limit is not _KEEP
+                and limit is not None
+                and (not isinstance(limit, int) or limit < 1)
+            ):
+                raise StoreError("A limit must be a whole number of at least 1.")
         at = self._at(now)
+        if edition is not _KEEP and edition is not None:
+            _check_edition(edition)
 
         async def update(tx: Tx) -> GuildSettings:
             current = await tx.guild_settings(guild_id) or GuildSettings(guild_id)
             hours = current.reminder_hours if reminder_hours is None else float(reminder_hours)
             mode = current.ping_mode if ping_mode is None else ping_mode
             _check_settings(hours, mode)
-            result = GuildSettings(guild_id, hours, mode)  # type: ignore[arg-type]
+            result = dataclasses.replace(
+                current,
+                reminder_hours=hours,
+                ping_mode=mode,  # type: ignore[arg-type]
+                **{
+                    name: value
+                    for name, value in (
+                        ("edition", edition),
+                        ("max_open_lobbies", max_open_lobbies),
+                        ("max_games", max_games),
+                        ("language", language),
+                    )
+                    if value is not _KEEP
+                },
+            )
             await tx.put_guild_settings(result, at)
             return result
 
         return await self._db.write(update)
+
+    async def editions_in_use(self, guild_id: int) -> dict[str, int]:
+        """How many of the guild's active games play each content edition: a server that keeps
+        an older edition for its games can follow the default once they are over."""
+
+        async def read(tx: Tx) -> list[str | None]:
+            return [g.setup for g, _ in await tx.find_games("guild", guild_id, ["active"])]
+
+        counts: dict[str, int] = {}
+        for text in await self._db.read(read):
+            try:
+                name = setup_of_text(text).edition
+            except Corrupt:
+                continue  # a damaged setup: verification marks that game, not this count
+            counts[name] = counts.get(name, 0) + 1
+        return counts
 
     async def user_settings(self, user_id: int) -> UserSettings:
         """The user's settings (defaults: reminders on, follow the guild's mode and delay)."""
@@ -60,10 +113,12 @@ class SettingsMixin(StoreBase):
         reminders_enabled: bool | None = None,
         ping_mode: str | None | Any = _KEEP,
         reminder_hours: float | None | Any = _KEEP,
+        language: str | None | Any = _KEEP,
         now: datetime | None = None,
     ) -> UserSettings:
         """Change some of the user's settings. Omitted arguments are kept; ``ping_mode`` or
-        ``reminder_hours`` = None means "follow the guild"."""
+        ``reminder_hours`` = None means "follow the guild", ``language`` = None "follow my
+        Discord locale"."""
         at = self._at(now)
 
         async def update(tx: Tx) -> UserSettings:
@@ -72,7 +127,8 @@ class SettingsMixin(StoreBase):
             mode = current.ping_mode if ping_mode is _KEEP else ping_mode
             hours = current.reminder_hours if reminder_hours is _KEEP else reminder_hours
             _check_settings(hours, mode)
-            result = UserSettings(user_id, bool(enabled), mode, hours)
+            chosen = current.language if language is _KEEP else language
+            result = UserSettings(user_id, bool(enabled), mode, hours, chosen)
             await tx.put_user_settings(result, at)
             return result
 
@@ -97,6 +153,17 @@ class SettingsMixin(StoreBase):
             return await tx.votes(game_id, seq)
 
         return await self._db.write(vote)
+
+
+def _check_edition(name: str) -> None:
+    try:
+        library().get(name)
+    except UnknownEdition as exc:
+        raise StoreError(
+            f"This bot has no edition called {name!r} (it has: {', '.join(exc.known)})."
+        ) from None
+    except EditionError as exc:
+        raise StoreError(f"The edition {name!r} can't be used: {exc}") from None
 
 
 def _check_settings(hours: float | None, mode: str | None) -> None:

@@ -57,7 +57,16 @@ from .backend import (
     SnapshotRow,
     UndoWrite,
 )
-from .common import EPOCH
+from .common import (
+    _GUILD_SETTINGS,
+    _USER_SETTINGS,
+    EPOCH,
+    _guild_settings,
+    _guild_values,
+    _set_excluded,
+    _user_settings,
+    _user_values,
+)
 from .errors import MigrationError, SchemaTooNew, StoreError
 from .models import (
     ChoiceRecord,
@@ -938,36 +947,30 @@ class SQLiteTx:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
         r = await self._one(
-            "SELECT reminder_hours, ping_mode FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            f"SELECT {_GUILD_SETTINGS} FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
-        return None if r is None else GuildSettings(guild_id, float(r[0]), r[1])
+        return None if r is None else _guild_settings(guild_id, r)
 
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
         await self._run(
-            "INSERT INTO guild_settings (guild_id, reminder_hours, ping_mode, updated_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-            " reminder_hours = excluded.reminder_hours, ping_mode = excluded.ping_mode,"
-            " updated_at = excluded.updated_at",
-            (s.guild_id, s.reminder_hours, s.ping_mode, to_db(at)),
+            f"INSERT INTO guild_settings (guild_id, {_GUILD_SETTINGS}, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            f" {_set_excluded(_GUILD_SETTINGS)}, updated_at = excluded.updated_at",
+            (s.guild_id, *_guild_values(s), to_db(at)),
         )
 
     async def user_settings(self, user_id: int) -> UserSettings | None:
         r = await self._one(
-            "SELECT reminders_enabled, ping_mode, reminder_hours FROM user_settings"
-            " WHERE user_id = ?",
-            (user_id,),
+            f"SELECT {_USER_SETTINGS} FROM user_settings WHERE user_id = ?", (user_id,)
         )
-        if r is None:
-            return None
-        return UserSettings(user_id, bool(r[0]), r[1], None if r[2] is None else float(r[2]))
+        return None if r is None else _user_settings(user_id, r)
 
     async def put_user_settings(self, s: UserSettings, at: datetime) -> None:
         await self._run(
-            "INSERT INTO user_settings (user_id, reminders_enabled, ping_mode, reminder_hours,"
-            " updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-            " reminders_enabled = excluded.reminders_enabled, ping_mode = excluded.ping_mode,"
-            " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
-            (s.user_id, int(s.reminders_enabled), s.ping_mode, s.reminder_hours, to_db(at)),
+            f"INSERT INTO user_settings (user_id, {_USER_SETTINGS}, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+            f" {_set_excluded(_USER_SETTINGS)}, updated_at = excluded.updated_at",
+            (s.user_id, *_user_values(s), to_db(at)),
         )
 
     # -- audit and copying -----------------------------------------------------------------
@@ -1101,15 +1104,13 @@ class SQLiteTx:
     async def dump_settings(self) -> SettingsDump:
         out = SettingsDump()
         for r in await self._all(
-            "SELECT guild_id, reminder_hours, ping_mode, updated_at FROM guild_settings"
+            f"SELECT guild_id, {_GUILD_SETTINGS}, updated_at FROM guild_settings"
         ):
-            out.guilds.append((GuildSettings(r[0], float(r[1]), r[2]), _dt(r[3])))
+            out.guilds.append((_guild_settings(r[0], r[1:-1]), _dt(r[-1])))
         for r in await self._all(
-            "SELECT user_id, reminders_enabled, ping_mode, reminder_hours, updated_at"
-            " FROM user_settings"
+            f"SELECT user_id, {_USER_SETTINGS}, updated_at FROM user_settings"
         ):
-            hours = None if r[3] is None else float(r[3])
-            out.users.append((UserSettings(r[0], bool(r[1]), r[2], hours), _dt(r[4])))
+            out.users.append((_user_settings(r[0], r[1:-1]), _dt(r[-1])))
         return out
 
     async def load_settings(self, dump: SettingsDump) -> None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import GameState, IllegalChoice, new_game
+from engine import GameSetup, GameState, IllegalChoice, new_game
+from engine.edition import EditionError, UnknownEdition
 
 from . import choicelog, codec
 from .backend import ChoiceRow, GameRow, SnapshotRow
 from .common import Corrupt, setup_of
+from .errors import EditionMissing
 from .models import SeatRecord
 
 
@@ -48,6 +50,16 @@ def to_move(state: GameState) -> int | None:
     decision's choices: the engine's decision is always the current player's, on a pending step
     (a test holds the two equal along whole games)."""
     return None if state.over or not state.stack else state.current
+
+
+def start_state(setup: GameSetup) -> GameState:
+    """The game's first state, under the edition its setup names. An edition this bot does not
+    have (or cannot load) raises EditionMissing: the game's rows are not damaged, so it is not
+    Corrupt, and it plays again once the bot has that edition."""
+    try:
+        return new_game(setup)
+    except (UnknownEdition, EditionError) as exc:
+        raise EditionMissing(setup.edition) from exc
 
 
 def seat_problem(seats: list[SeatRecord], names: list[str]) -> str | None:
@@ -105,15 +117,15 @@ def replay_rows(
     if game.setup is None:
         raise Corrupt("the game has no setup")
     if start is None:
-        state = new_game(setup_of(game))
+        state = start_state(setup_of(game))
         first, log_digest = 0, choicelog.start_digest(game.setup)
         if seats is not None:
             problem = seat_problem(seats, state.seat_names)
             if problem:
                 raise Corrupt(problem)
     else:
-        known, start_state = start
-        state, first, log_digest = codec.copy(start_state), known.seq, known.log_digest
+        known, known_state = start
+        state, first, log_digest = codec.copy(known_state), known.seq, known.log_digest
         if seats is not None:
             problem = seat_problem(seats, state.seat_names)
             if problem:

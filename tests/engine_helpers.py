@@ -16,10 +16,13 @@ def random_game(
     each: Callable[[GameState], None] | None = None,
     limit: int = 5000,
     rules_version: int = LATEST_RULES,
+    edition: str | None = None,
 ) -> tuple[GameState, int]:
-    """Play a whole game with uniformly random legal choices; call `each` at every decision."""
+    """Play a whole game with uniformly random legal choices; call `each` at every decision.
+    `edition`: the content edition (default: the one new games take)."""
     rnd = random.Random(seed)
-    st = new_game(GameSetup(players=players, seed=seed, rules_version=rules_version))
+    more = {"edition": edition} if edition else {}
+    st = new_game(GameSetup(players=players, seed=seed, rules_version=rules_version, **more))
     decisions = 0
     while not st.over:
         if each:

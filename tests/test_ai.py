@@ -27,6 +27,9 @@ from engine.ai import (
     position_value,
     selfplay_game,
 )
+from engine.edition import FIRST_EDITION, edition
+
+ED = edition(FIRST_EDITION)
 
 
 def midgame(seed: int, steps: int, players: int = 3) -> object:
@@ -124,13 +127,11 @@ class TestDeterminize:
         assert c.pending_choices is None
 
     def test_partner_deck_keeps_its_tiers_in_place(self):
-        from engine import board as B
-
         st = new_game(GameSetup(players=2, seed=3))
         c = fast_copy(st)
         determinize(c, 0, random.Random(2))
-        tiers = [B.PARTNER[x]["tier"] for x in st.partner_deck]
-        assert [B.PARTNER[x]["tier"] for x in c.partner_deck] == tiers
+        tiers = [ED.partner[x]["tier"] for x in st.partner_deck]
+        assert [ED.partner[x]["tier"] for x in c.partner_deck] == tiers
 
 
 class TestPolicyContract:
@@ -248,8 +249,8 @@ class TestRecordedAIPlaythrough:
     PATHS = {1: GOLDEN / "ai_2p_seed301.json", 2: GOLDEN / "ai_2p_seed301_v2.json"}
 
     @staticmethod
-    def play(decisions: int = 100, version: int = 2) -> dict:
-        setup = GameSetup(players=2, seed=301, rules_version=version)
+    def play(decisions: int = 100, version: int = 2, edition_name: str = FIRST_EDITION) -> dict:
+        setup = GameSetup(players=2, seed=301, rules_version=version, edition=edition_name)
         st = new_game(setup)
         policies = [SearchPolicy(iterations=1), GreedyPolicy()]
         rngs = [ai.policy_rng(setup.seed, seat) for seat in range(2)]
@@ -259,6 +260,8 @@ class TestRecordedAIPlaythrough:
             choices.append(policies[seat].choose(st, rngs[seat]))
             st.apply(choices[-1])
         return {
+            "edition": edition_name,
+            "edition_fingerprint": edition(edition_name).fingerprint,
             "setup": setup.to_dict(),
             "policies": ["search(iterations=1)", "greedy"],
             "choices": choices,
@@ -272,7 +275,10 @@ class TestRecordedAIPlaythrough:
             path.write_text(json.dumps(self.play(version=version), indent=1) + "\n")
         golden = json.loads(path.read_text())
         assert GameSetup.from_dict(golden["setup"]).rules_version == version
-        played = self.play(len(golden["choices"]), version)
+        name = golden["edition"]  # the edition it was recorded with, unchanged
+        assert GameSetup.from_dict(golden["setup"]).edition == name
+        assert edition(name).fingerprint == golden["edition_fingerprint"]
+        played = self.play(len(golden["choices"]), version, name)
         for n, (got, want) in enumerate(zip(played["choices"], golden["choices"], strict=True)):
             assert got == want, f"decision {n + 1} differs"
         assert played["digest"] == golden["digest"]

@@ -3,7 +3,6 @@ small run writes the Markdown report and its chart."""
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import sys
 from pathlib import Path
@@ -11,7 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine import content as C
+from engine import GameSetup, facts, new_game
+from engine.edition import FIRST_EDITION, edition, fingerprint_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,81 +28,67 @@ def report():
     return module
 
 
-def _snapshot() -> dict:
-    names = (
-        "SEAT_BONUS",
-        "UNIVERSITY_TILES",
-        "CITIES",
-        "MEETING_ROOMS",
-        "OBJECTIVES",
-        "PARTNERS",
-        "INNOVATION_START",
-    )
-    return {name: copy.deepcopy(getattr(C, name)) for name in names}
+class TestContentVariants:
+    """Variants are editions derived from the default one: nothing is patched in place."""
 
+    def test_every_variant_is_an_edition_and_the_base_is_unchanged(self, report):
+        base = report.BASE
+        before = base.fingerprint
+        for variant in [*report.SEAT_STUDY, "proposed"]:
+            ed = report.variant_edition(variant)
+            assert (ed is base) == (not report.variant_edits(variant)), variant
+            assert edition(ed.name) is ed  # known by name in this process, as games need
+        assert base.fingerprint == fingerprint_of(base.data) == before
+        assert new_game(GameSetup(players=4, seed=3)).edition is edition(FIRST_EDITION)
 
-class TestContentEdits:
-    def test_every_experiment_is_undone(self, report):
-        before = _snapshot()
-        variants = [*report.SEAT_STUDY, "proposed"]
-        for variant in variants:
-            undo = report.apply_edits(report.variant_edits(variant))
-            if report.variant_edits(variant):
-                assert _snapshot() != before, variant
-            report.revert_edits(undo)
-            assert _snapshot() == before, variant
+    def test_two_editions_play_side_by_side(self, report):
+        ed = report.variant_edition("Innovation starts at 1 (before)")
+        variant = new_game(GameSetup(players=4, seed=3, edition=ed.name))
+        plain = new_game(GameSetup(players=4, seed=3))
+        assert [p.innovation for p in variant.players] == [1, 1, 1, 1]
+        assert [p.innovation for p in plain.players] == [2, 2, 2, 2]
 
     def test_no_seat_bonuses_clears_the_rulebook_bonuses(self, report):
         # rulebook setup: "Give the second player an additional £1, ... the fourth player an
         # additional £1 and an additional Coal" - the experiment removes exactly these
-        assert C.SEAT_BONUS[3] == {"money": 1, "coal": 1}
-        undo = report.apply_edits(report.SEAT_STUDY["no seat bonuses"])
-        try:
-            assert C.SEAT_BONUS == [{}, {}, {}, {}]
-        finally:
-            report.revert_edits(undo)
+        assert report.BASE.seat_bonus[3] == {"money": 1, "coal": 1}
+        assert report.variant_edition("no seat bonuses").seat_bonus == [{}, {}, {}, {}]
+
+    def test_a_variant_may_contradict_a_rule_on_purpose(self, report):
+        # the seat bonuses are a rules fact: the experiment knowingly drops them, and the
+        # rules' check (which variants skip) says so
+        ed = report.variant_edition("no seat bonuses")
+        problems = [str(p) for p in facts.check(ed)]
+        assert problems and all("rulebook, Setup" in p for p in problems)
+        assert "setup.seat_bonus" in problems[0]
+        assert facts.check(report.BASE) == []
 
     def test_the_before_variant_keeps_the_isobel_tiles(self, report):
         # Isobel's scoring example: 2 discs on Bristol and 1 on Manchester score 6 Prestige, so
         # the standard setup's two tiles never changed and the "before" variant leaves them alone
-        isobel = {C.STANDARD_SETUP["universities"][city] for city in ("bristol", "manchester")}
-        old = {t["id"]: t["prestige"] for t in C.UNIVERSITY_TILES}
-        undo = report.apply_edits(report.SEAT_STUDY["Universities 1 Prestige more (before)"])
-        try:
-            for tile in C.UNIVERSITY_TILES:
-                raised = 0 if tile["id"] in isobel else 1
-                assert tile["prestige"] == old[tile["id"]] + raised, tile["id"]
-        finally:
-            report.revert_edits(undo)
+        base = report.BASE
+        isobel = {base.standard_setup["universities"][city] for city in ("bristol", "manchester")}
+        ed = report.variant_edition("Universities 1 Prestige more (before)")
+        for tile in ed.university_tiles:
+            raised = 0 if tile["id"] in isobel else 1
+            assert tile["prestige"] == base.university_tile[tile["id"]]["prestige"] + raised
 
     def test_the_coal_candidate_changes_one_starting_card_per_deck(self, report):
         # component list: 7 starting cards per player in 4 starting decks; the candidate changes
         # the same slot of each deck, so every seat gains the same
-        undo = report.apply_edits(
-            report.SEAT_STUDY["candidate: starting Brass card also gives 1 Coal"]
-        )
-        try:
-            changed = [
-                card
-                for card in C.PARTNERS
-                if card["effect"] == [{"op": "gain", "brass": 1, "coal": 1}]
-            ]
-            assert sorted(card["deck"] for card in changed) == sorted(C.PLAYER_COLOURS)
-            assert all(card["tier"] == "S" for card in changed)
-        finally:
-            report.revert_edits(undo)
+        ed = report.variant_edition("candidate: starting Brass card also gives 1 Coal")
+        changed = [
+            card
+            for card in ed.partners
+            if card["effect"] == [{"op": "gain", "brass": 1, "coal": 1}]
+        ]
+        assert sorted(card["deck"] for card in changed) == sorted(ed.player_colours)
+        assert all(card["tier"] == "S" for card in changed)
 
-    def test_the_before_variant_starts_every_seat_at_one_innovation(self, report):
-        from engine import new_game
-        from engine.state import GameSetup
-
-        undo = report.apply_edits(report.SEAT_STUDY["Innovation starts at 1 (before)"])
-        try:
-            players = new_game(GameSetup(players=4, seed=3)).players
-            assert [p.innovation for p in players] == [1, 1, 1, 1]
-        finally:
-            report.revert_edits(undo)
-        assert {p.innovation for p in new_game(GameSetup(players=4, seed=3)).players} == {2}
+    def test_the_proposed_table_shows_the_value_now(self, report):
+        path, value, _ = report.PROPOSED_EDITS[0]
+        now = report.BASE.value_at(path)
+        assert now == {"kind": "sponsors_in_supply", "n": 5} != value
 
 
 class TestRulebookExample:
@@ -185,12 +171,11 @@ class TestGameCache:
 
     def test_games_of_a_variant_count_for_content_that_adopts_its_edits(self, report):
         tried = report.cache_key((4, 1, "greedy", {}, "no seat bonuses"), "engine")
-        # as if the variant's edits had been written into engine/content.py
-        undo = report.apply_edits(report.SEAT_STUDY["no seat bonuses"])
-        try:
-            assert report.cache_key((4, 1, "greedy", {}, ""), "engine") == tried
-        finally:
-            report.revert_edits(undo)
+        # an edition that adopted the variant's edits plays the same content
+        adopted = report.variant_edition("no seat bonuses")
+        content = report.content_fingerprint("", adopted)
+        assert report.cache_key((4, 1, "greedy", {}, ""), "engine", content) == tried
+        assert report.cache_key((4, 1, "greedy", {}, ""), "engine") != tried
 
     def test_a_game_two_samples_share_is_played_once(self, report, tmp_path, monkeypatch):
         # the seat study's "bonuses as printed" plays the same content as the main 4-player sample

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from engine import GameState
-from engine import content as C
+from engine.edition import FIRST_EDITION, edition
 from engine.rules import run
 from tests.engine_helpers import choose, fresh, kind
 from tests.test_engine_rules import give_card, put_in_store
+
+ED = edition(FIRST_EDITION)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,7 +32,7 @@ def bench():
 
 def forced_research(version: int) -> GameState:
     st = fresh(rules_version=version)
-    st.players[0].research.update({"P": C.RESEARCH_TRACK["top"], "B": 1, "Y": 0, "G": 0})
+    st.players[0].research.update({"P": ED.research_track["top"], "B": 1, "Y": 0, "G": 0})
     st.stack.append({"op": "research", "track": "any", "n": 2, "different": True})
     st.stack[-1]["picked"] = ["B"]
     run(st)

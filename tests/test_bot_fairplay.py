@@ -150,3 +150,23 @@ class TestLimits:
         await table.bob.slash(table.channel, "ada new", players=2)
         res = await table.carol.slash(table.channel, "ada new", players=2)
         assert "already has 2 games" in texts(res.response)
+
+
+class TestServerSettings:
+    async def test_admins_set_the_limits_and_the_edition(self, table: Any) -> None:
+        admins = table.guild.create_role(
+            "Admins", permissions=discord.Permissions(manage_guild=True)
+        )
+        admin = table.guild.add_member(table.env.create_user("admin"), roles=[admins])
+        res = await admin.slash(table.channel, "ada-admin settings", max_open_lobbies=1)
+        assert "1 open lobbies per member" in private_text(res)
+        await table.alice.slash(table.channel, "ada new", players=2)
+        res = await table.alice.slash(table.channel, "ada new", players=2)
+        assert "before creating another" in texts(res.response)
+        res = await admin.slash(table.channel, "ada-admin edition")
+        assert "designed-1" in private_text(res) and "bot default" in private_text(res)
+        res = await admin.slash(table.channel, "ada-admin edition", name="no-such-edition")
+        assert "no-such-edition" in private_text(res)  # refused, saying which
+        assert (await table.store.guild_settings(table.guild.id)).edition is None
+        res = await admin.slash(table.channel, "ada-admin edition", name="designed-1")
+        assert "kept for this server" in private_text(res)

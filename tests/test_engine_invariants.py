@@ -8,9 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from engine import GameState
-from engine import content as C
+from engine import vocabulary as V
 from engine.common import discs_at, own_board_discs
+from engine.edition import FIRST_EDITION, edition
 from tests.engine_helpers import random_game
+
+ED = edition(FIRST_EDITION)
 
 
 def dice_everywhere(st: GameState) -> Counter[str]:
@@ -39,16 +42,16 @@ def discs_on_main_board(st: GameState, seat: int) -> int:
 
 def check(st: GameState) -> None:
     n = len(st.players)
-    per_colour = C.DICE_PER_COLOUR - {2: 2, 3: 1, 4: 0}[n]
+    per_colour = ED.dice_per_colour - {2: 2, 3: 1, 4: 0}[n]
     pending = st.stack[-1]["op"] if st.stack else None
     if pending == "turn" or st.over:
         # Dice are conserved: bag + Workshop + Stores + Mills.
         counts = dice_everywhere(st)
-        assert counts == Counter({c: per_colour for c in C.DIE_COLOURS}), counts
+        assert counts == Counter({c: per_colour for c in V.DIE_COLOURS}), counts
         # No hand over five at the end of a turn.
         assert all(len(p.hand) <= 5 for p in st.players)
     for seat, p in enumerate(st.players):
-        assert 0 <= p.innovation <= C.INNOVATION_MAX
+        assert 0 <= p.innovation <= ED.innovation_max
         if pending != "keep_eight":
             assert len(p.supply()) == 8, f"{p.name} has {len(p.supply())} Partner cards"
         # No disc is created or lost.
@@ -60,7 +63,7 @@ def check(st: GameState) -> None:
             if not loc.startswith("room:"):
                 assert discs_at(st, loc).count(seat) <= 2
         assert all(len(space) <= 2 for room in st.rooms for space in room if space)
-        assert all(0 <= v <= C.RESEARCH_TRACK["top"] for v in p.research.values())
+        assert all(0 <= v <= ED.research_track["top"] for v in p.research.values())
         assert all(d is None or 1 <= int(d[1]) <= 6 for d in p.store + p.mill)
         assert min(p.money, p.coal, p.brass, p.books) >= 0
 

@@ -7,9 +7,11 @@ import json
 import pytest
 
 from engine import GameSetup, GameState, IllegalChoice, new_game, replay
-from engine.board import PARTNER
+from engine.edition import FIRST_EDITION, edition
 from engine.rules import apply, legal_choices
 from tests.engine_helpers import random_game, random_states
+
+ED = edition(FIRST_EDITION)
 
 
 class TestSerialisation:
@@ -139,7 +141,7 @@ class TestPrivateDecisions:
             dec = st.decision
             if dec is None:
                 continue
-            hand_names = {PARTNER[c]["name"] for c in st.me.hand}
+            hand_names = {ED.partner[c]["name"] for c in st.me.hand}
             names_hand = any(
                 c.id.split(":", 1)[-1] in st.me.hand and any(n in c.label for n in hand_names)
                 for c in dec.choices

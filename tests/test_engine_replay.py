@@ -10,6 +10,10 @@ There is one set per rules version (engine.versions): `game_2p_seed101.json` and
 rules version 1, recorded before versions existed (their setups have no `rules_version`, which
 reads as 1), and must keep replaying byte for byte; `*_v2.json` are version 2. A rules change
 belongs in a new version: only the latest version's files may be regenerated.
+
+Each file records the content edition it was played with (engine.edition), by name and
+fingerprint, and replays under it whatever the default edition for new games is: the games here
+were all played with designed-1 (their setups have no `edition`, which reads as designed-1).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from engine import GameSetup, GameState, new_game, replay
+from engine.edition import FIRST_EDITION, edition
 from engine.rules import apply, legal_choices
 from tests.engine_helpers import random_game
 
@@ -34,9 +39,23 @@ def _suffix(version: int) -> str:
     return "" if version == 1 else f"_v{version}"
 
 
+def edition_record(name: str) -> dict[str, str]:
+    return {"edition": name, "edition_fingerprint": edition(name).fingerprint}
+
+
+def golden_edition(golden: dict) -> str:
+    """The edition a golden file was recorded with; it must be the edition it names, unchanged."""
+    name = golden["edition"]
+    assert edition(name).fingerprint == golden["edition_fingerprint"], name
+    if "setup" in golden:
+        assert GameSetup.from_dict(golden["setup"]).edition == name
+    return name
+
+
 def record(players: int, seed: int, version: int) -> dict:
-    st, _ = random_game(players, seed, rules_version=version)
+    st, _ = random_game(players, seed, rules_version=version, edition=FIRST_EDITION)
     return {
+        **edition_record(st.setup.edition),
         "setup": st.setup.to_dict(),
         "choices": st.history,
         "final_digest": st.digest(),
@@ -57,7 +76,7 @@ def perft(st: GameState, depth: int) -> int:
     return total
 
 
-def perft_counts(version: int) -> dict[str, list[int]]:
+def perft_counts(version: int, edition_name: str = FIRST_EDITION) -> dict[str, list[int]]:
     out = {}
     for players in (2, 3, 4):
         setup = GameSetup(
@@ -66,6 +85,7 @@ def perft_counts(version: int) -> dict[str, list[int]]:
             shuffle_seats=False,
             random_setup=False,
             rules_version=version,
+            edition=edition_name,
         )
         out[str(players)] = [perft(new_game(setup), d) for d in (1, 2, 3)]
     return out
@@ -84,6 +104,7 @@ class TestGoldenPlaythroughs:
         if _update(version):
             path.write_text(json.dumps(record(players, seed, version), indent=1) + "\n")
         golden = json.loads(path.read_text())
+        golden_edition(golden)
         assert GameSetup.from_dict(golden["setup"]).rules_version == version
         st = replay(GameSetup.from_dict(golden["setup"]), golden["choices"])
         assert st.is_over
@@ -97,8 +118,12 @@ class TestPerft:
     def test_choice_tree_counts_match_golden(self, version: int) -> None:
         path = GOLDEN / f"perft{_suffix(version)}.json"
         if _update(version):
-            path.write_text(json.dumps(perft_counts(version), indent=1) + "\n")
-        assert perft_counts(version) == json.loads(path.read_text())
+            record = {**edition_record(FIRST_EDITION), **perft_counts(version)}
+            path.write_text(json.dumps(record, indent=1) + "\n")
+        golden = json.loads(path.read_text())
+        name = golden_edition(golden)
+        counts = {k: v for k, v in golden.items() if not k.startswith("edition")}
+        assert perft_counts(version, name) == counts
 
     def test_depth_one_is_the_number_of_legal_choices(self) -> None:
         st = new_game(GameSetup(players=2, seed=7))

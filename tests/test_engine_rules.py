@@ -7,13 +7,16 @@ actions-turn.en.txt. Positions are built on the standard setup and then arranged
 from __future__ import annotations
 
 from engine import GameState
-from engine import content as C
+from engine import vocabulary as V
 from engine.common import _put_disc, lecture_cost, university_prestige
+from engine.edition import FIRST_EDITION, edition
 from engine.mill import evaluate, line_value
 from engine.rules import run
 from engine.scoring import lectures, leftovers, lines, meetings, ranking, science_tokens
 from engine.turn import choices_lecture
 from tests.engine_helpers import choose, fresh, ids, kind
+
+ED = edition(FIRST_EDITION)
 
 
 def put_in_store(st: GameState, *dice: str) -> None:
@@ -56,13 +59,13 @@ class TestCompletedLines:
         # rulebook, Completed Lines Example: 30 (32 capped) + 8 + 6 + 30 = 74.
         st = fresh()
         p = st.players[0]
-        mult = C.MULTIPLIERS[0]["id"]
+        mult = ED.multipliers[0]["id"]
         p.mill = ["B5", "Y3", "G4", "P5", "Y4", "K1", "G5", "B2", "P3"]
         gears: list[str | None] = [None] * 12
         gears[0:6] = ["add", mult, "add", "sub", "sub", "add"]
         gears[6:8] = [mult, "add"]  # left column: 5 x 5 + 5
         p.gears = gears
-        p.steam = next(i for i, lvl in enumerate(C.STEAM_TRACK) if lvl["cap"] == 30)
+        p.steam = next(i for i, lvl in enumerate(ED.steam_track) if lvl["cap"] == 30)
         assert [line_value(p.mill, p.gears, k) for k in range(6)] == [32, 8, 6, 30, None, None]
         assert lines(st, 0) == 74
 
@@ -133,7 +136,7 @@ class TestMeetings:
             assert taken in p.hand
             choose(st, f"rm:{p.hand[0]}")  # the discard pile is empty at the start
             assert len(p.hand) == hand_before + draws
-            assert p.money == 5 - C.MEETING_ROOMS[room]["money"]
+            assert p.money == 5 - ED.meeting_rooms[room]["money"]
             assert st.rooms[room][0] == [0]
 
     def test_rightmost_card_leaves_and_display_slides(self) -> None:
@@ -162,7 +165,7 @@ class TestMeetings:
         in_display(st, "partner", "caroline_herschel", 0)
         p.deck, p.discard = p.deck[:1], p.deck[1:] + p.discard
         p.money = 5
-        p.research["Y"] = C.RESEARCH_TRACK["advanced"][1]
+        p.research["Y"] = ED.research_track["advanced"][1]
         put_in_store(st, "K4")
         for choice in ("act:0:meetings", "mill:4", "room:0:money", "card:0"):
             choose(st, choice)
@@ -215,9 +218,8 @@ class TestScienceTokens:
 
 
 def _science(card: str) -> str | None:
-    from engine.board import PARTNER
 
-    return PARTNER[card]["science"]
+    return ED.partner[card]["science"]
 
 
 class TestLectureMajorities:
@@ -287,7 +289,7 @@ class TestWorkshopTurn:
         p = st.players[0]
         give_card(st, 0, "augustus_de_morgan")
         in_display(st, "assignment", "visit_textile_factory", 1)
-        breakthrough = C.RESEARCH_TRACK["breakthroughs"][0]
+        breakthrough = ED.research_track["breakthroughs"][0]
         p.research["B"] = breakthrough - 2
         assert st.breakthroughs["B"] == "bt_innovation"
         innovation = p.innovation
@@ -339,7 +341,7 @@ class TestTravel:
         st = fresh()
         p = st.players[0]
         p.city, p.money, p.coal = "oxford", 6, 0
-        p.research["B"] = C.RESEARCH_TRACK["advanced"][0]
+        p.research["B"] = ED.research_track["advanced"][0]
         put_in_store(st, "B1")
         choose(st, "act:0")
         choose(st, "mill:0")
@@ -386,7 +388,7 @@ class TestAdasStudy:
         p = st.players[0]
         in_display(st, "program", "prog_values_3_4", 1)
         rightmost = st.program_display[4]
-        p.research["P"] = C.RESEARCH_TRACK["advanced"][0]
+        p.research["P"] = ED.research_track["advanced"][0]
         p.brass, p.coal, p.books = 2, 1, 0
         p.discs -= 1
         st.university_discs["bristol"].append(0)
@@ -394,7 +396,7 @@ class TestAdasStudy:
         for choice in ("act:0", "mill:4", "prog:1"):
             choose(st, choice)
         assert rightmost not in st.program_display  # removed from the game
-        line = next(k for k, s in enumerate(C.PROGRAM_SPACES) if "Research" in s["text"])
+        line = next(k for k, s in enumerate(ED.program_spaces) if "Research" in s["text"])
         choose(st, f"line:{line}")
         choose(st, "rs:B")
         choose(st, "rs:G")
@@ -410,7 +412,7 @@ class TestAdasStudy:
         # actions-turn: "The rightmost Assignment is removed only once per action."
         st = fresh()
         p = st.players[0]
-        p.research["P"] = C.RESEARCH_TRACK["advanced"][1]
+        p.research["P"] = ED.research_track["advanced"][1]
         before = list(st.assignment_display)
         put_in_store(st, "P4")
         for choice in ("act:0", "mill:4", "prog:0", "line:0", "book", "gear", "skip"):
@@ -504,7 +506,7 @@ class TestResearch:
         # rulebook, Research: the first token is worth 2, the rest 1; one token per colour;
         # no further Research on a finished track.
         st = fresh()
-        top = C.RESEARCH_TRACK["top"]
+        top = ED.research_track["top"]
         for seat in (0, 1):
             st.current = seat
             st.players[seat].research["G"] = top - 1
@@ -554,7 +556,6 @@ class TestExampleScoring:
         # rulebook, Example Scoring: Isobel's scorepad column, category by category, 107 in all.
         from itertools import combinations
 
-        from engine import board as B
         from engine.mill import LINE_DICE, program_met
         from engine.scoring import score, total
 
@@ -573,29 +574,29 @@ class TestExampleScoring:
         p.discs = 12 - 1 - 3 - 2 - 1
 
         def pick(science: str | None, n: int) -> list[list[str]]:
-            pool = [c["id"] for c in C.PARTNERS if c["science"] == science]
+            pool = [c["id"] for c in ED.partners if c["science"] == science]
             return [list(x) for x in combinations(pool, n)]
 
-        others = [c["id"] for c in C.PARTNERS if c["science"] in (None, "physics")]
+        others = [c["id"] for c in ED.partners if c["science"] in (None, "physics")]
         supply = next(
             eng + ast + list(rest)
             for eng in pick("engineering", 2)
             for ast in pick("astronomy", 2)
             for rest in combinations(others, 4)
-            if sum(B.PARTNER[c]["prestige"] for c in eng + ast + list(rest)) == 9
+            if sum(ED.partner[c]["prestige"] for c in eng + ast + list(rest)) == 9
         )
         p.deck, p.hand, p.discard = supply[:3], supply[3:6], supply[6:]
         # 3 complete lines: 5 + 1 = 6, 6 x 5 = 30 (capped at 25 by Steam), 4+3+2 = 9, 6+2+2 = 10.
-        mult = C.MULTIPLIERS[0]["id"]
+        mult = ED.multipliers[0]["id"]
         p.mill = ["P5", "Y1", "G5", "B4", "K3", "P2", "Y6", "G2", "B2"]
         p.gears = ["add", mult, "add", "add", "add", "add", "add", None, "add", None, None, None]
-        p.steam = next(i for i, lvl in enumerate(C.STEAM_TRACK) if lvl["cap"] == 25)
+        p.steam = next(i for i, lvl in enumerate(ED.steam_track) if lvl["cap"] == 25)
         # 4 Programs that this Mill meets, worth 30 together.
         lines = {k: [p.mill[i] for i in LINE_DICE[k]] for k in range(6)}
         met = [
             (k, prog["id"], prog["prestige"])
             for k in range(6)
-            for prog in C.PROGRAMS
+            for prog in ED.programs
             if program_met(prog["criteria"], lines[k])
         ]
         chosen = next(
@@ -689,7 +690,7 @@ class TestPublish:
             choose(st, "skip" if "skip" in ids(st) else ids(st)[0])
         coal = p.coal
         choose(st, "publish")
-        assert p.steam == 2 and p.coal == coal - C.STEAM_TRACK[2]["coal"]
+        assert p.steam == 2 and p.coal == coal - ED.steam_track[2]["coal"]
 
     def test_serena_study_publish_stacks_and_takes_the_level_i_advanced_action(self) -> None:
         # rulebook, Serena Publish example: a disc on top of her Lecture disc, then the reward of
@@ -726,7 +727,7 @@ class TestAdvancedActions:
         # rulebook, Ada's Study advanced: level II, all 3 Study rewards.
         st = fresh()
         p = st.players[0]
-        p.research["P"] = C.RESEARCH_TRACK["advanced"][1]
+        p.research["P"] = ED.research_track["advanced"][1]
         books, gears = p.books, p.gear_supply.count("add")
         put_in_store(st, "P4")
         for choice in ("act:0", "mill:4", "prog:0", "line:2", "book", "gear"):
@@ -741,7 +742,7 @@ class TestAdvancedActions:
         for level, expect_other in ((1, False), (2, True)):
             st = fresh()
             p = st.players[0]
-            p.research["G"] = C.RESEARCH_TRACK["advanced"][level - 1]
+            p.research["G"] = ED.research_track["advanced"][level - 1]
             p.innovation = 6
             put_in_store(st, "G6")
             for choice in ("act:0", "mill:0", "lec:0:4"):
@@ -756,7 +757,7 @@ class TestAdvancedActions:
         # rulebook, Meetings advanced level I: play a card from your hand without its cost.
         st = fresh()
         p = st.players[0]
-        p.research["Y"] = C.RESEARCH_TRACK["advanced"][0]
+        p.research["Y"] = ED.research_track["advanced"][0]
         p.money = 5
         put_in_store(st, "Y2")
         for choice in ("act:0", "mill:0", "room:0:money", "card:0"):
@@ -781,21 +782,20 @@ class TestSetup:
         for players, per_colour in ((2, 8), (3, 9), (4, 10)):
             st = fresh(players=players)
             dice = st.bag + [d[0] for space in st.workshop for d in space]
-            assert all(dice.count(c) == per_colour for c in C.DIE_COLOURS)
+            assert all(dice.count(c) == per_colour for c in V.DIE_COLOURS)
             assert all(len(space) == 3 for space in st.workshop)
 
     def test_tier1_deck_is_six_cards_under_four_players(self) -> None:
         # rulebook, Setup: with fewer than 4 players the tier 1 deck is cut to 6 cards.
-        from engine import board as B
 
         for players in (2, 3, 4):
             st = fresh(players=players)
             tier1 = [
-                c for c in st.partner_deck + st.partner_display if c and B.PARTNER[c]["tier"] == 1
+                c for c in st.partner_deck + st.partner_display if c and ED.partner[c]["tier"] == 1
             ]
             assert len(tier1) == 6
             assert st.partner_display == [
-                c for c in st.partner_display if B.PARTNER[c]["tier"] == 1
+                c for c in st.partner_display if ED.partner[c]["tier"] == 1
             ]
 
     def test_draft_in_reverse_turn_order(self) -> None:

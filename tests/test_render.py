@@ -18,8 +18,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine import GameSetup, GameState, new_game
-from engine import board as B
-from engine import content as C
+from engine import vocabulary as V
+from engine.edition import FIRST_EDITION, edition
 from engine.state import AREAS
 from render import board_png, focus_png, mill_png, scorepad_png
 from render._draw import Canvas, TextItem
@@ -27,6 +27,8 @@ from render._state import as_state
 from render.board import draw_board
 from render.mill import draw_mill
 from render.scorepad import draw_scorepad
+
+ED = edition(FIRST_EDITION)
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("RENDER_UPDATE_GOLDEN") == "1"  # states and images
@@ -199,14 +201,14 @@ class TestBoardImage:
                 out.append(part + [None] * (n - len(part)))
             return out
 
-        progs = chunks(list(B.PROGRAM), len(st.program_display))
-        asgs = chunks(list(B.ASSIGNMENT), len(st.assignment_display))
-        partners = chunks(list(B.PARTNER), len(st.partner_display))
-        mults = chunks(list(B.MULTIPLIER), len(st.multiplier_display))
-        objs = [[o["id"] for o in C.OBJECTIVES if o["area"] == area] for area in AREAS]
-        bts = chunks(list(B.BREAKTHROUGH), 4)
+        progs = chunks(list(ED.program), len(st.program_display))
+        asgs = chunks(list(ED.assignment), len(st.assignment_display))
+        partners = chunks(list(ED.partner), len(st.partner_display))
+        mults = chunks(list(ED.multiplier), len(st.multiplier_display))
+        objs = [[o["id"] for o in ED.objectives if o["area"] == area] for area in AREAS]
+        bts = chunks(list(ED.breakthrough), 4)
         unis = {
-            r: [t for t, u in B.UNIVERSITY_TILE.items() if u["region"] == r]
+            r: [t for t, u in ED.university_tile.items() if u["region"] == r]
             for r in ("southern", "central")
         }
         rounds = max(
@@ -219,9 +221,9 @@ class TestBoardImage:
             s.partner_display = partners[k % len(partners)]
             s.multiplier_display = mults[k % len(mults)]
             s.objectives = [o[k % len(o)] for o in objs]
-            s.breakthroughs = {c: bts[k % len(bts)][i] or "" for i, c in enumerate(C.COLOURS_MAIN)}
+            s.breakthroughs = {c: bts[k % len(bts)][i] or "" for i, c in enumerate(V.COLOURS_MAIN)}
             for region, tiles in unis.items():
-                cities = [c for c in B.UNIVERSITY_CITIES if B.CITY[c]["region"] == region]
+                cities = [c for c in ED.university_cities if ED.city[c]["region"] == region]
                 for i, city in enumerate(cities):
                     s.universities[city] = tiles[(i + k * len(cities)) % len(tiles)]
             assert_text_ok(draw_board(s, 0))
@@ -232,13 +234,13 @@ class TestBoardImage:
             p.name = "A very long Discord display name!"
         # every disc of every player on one University, in the Meeting rooms and on Lectures
         st.university_discs[
-            "london" if "london" in st.university_discs else B.UNIVERSITY_CITIES[0]
+            "london" if "london" in st.university_discs else ED.university_cities[0]
         ] = [0, 1, 2, 3, 0, 1]
         st.rooms = [[[0, 1], [2], [3], [0, 0]] for _ in st.rooms]
         st.lectures = {
             f"{i}:{lvl}": [i % 4, (i + 1) % 4]
-            for i in range(len(C.INSTITUTIONS))
-            for lvl in C.LECTURE_LEVELS
+            for i in range(len(ED.institutions))
+            for lvl in ED.lecture_levels
         }
         st.workshop[0] = ["Y1", "B2", "G3", "P4"]
         for p in st.players:
@@ -297,9 +299,9 @@ class TestMillImage:
 
     def test_every_program_and_card_fits(self) -> None:
         st = play(4, 5, 300)
-        progs = list(B.PROGRAM)
-        partners = list(B.PARTNER)
-        asgs = list(B.ASSIGNMENT)
+        progs = list(ED.program)
+        partners = list(ED.partner)
+        asgs = list(ED.assignment)
         for k in range(0, max(len(progs), len(partners), len(asgs)), 6):
             s = st.copy()
             p = s.players[0]
@@ -307,11 +309,11 @@ class TestMillImage:
             p.hand = [partners[(k + i) % len(partners)] for i in range(6)]
             p.assignments = {
                 c: [asgs[(k + 3 * i + j) % len(asgs)] for j in range(3)]
-                for i, c in enumerate(C.COLOURS_MAIN)
+                for i, c in enumerate(V.COLOURS_MAIN)
             }
-            p.assignment_tokens = {c: 2 for c in C.COLOURS_MAIN}
-            p.science_tokens = {sc: 2 for sc in C.SCIENCES}
-            p.gear_supply = ["add"] * 8 + list(B.MULTIPLIER)[:4]
+            p.assignment_tokens = {c: 2 for c in V.COLOURS_MAIN}
+            p.science_tokens = {sc: 2 for sc in V.SCIENCES}
+            p.gear_supply = ["add"] * 8 + list(ED.multiplier)[:4]
             assert_text_ok(draw_mill(s, 0, 0))
 
     def test_complete_lines_show_value_and_cap(self) -> None:
@@ -319,7 +321,7 @@ class TestMillImage:
         p = st.players[0]
         p.mill = ["Y6", "B6", "G6", "P5", "K5", "Y5", "B1", "G2", "P3"]
         p.gears = ["x" if False else "add"] * 12
-        p.gears[0] = next(iter(B.MULTIPLIER))
+        p.gears[0] = next(iter(ED.multiplier))
         cv = draw_mill(st, 0, 0)
         shown = " ".join(t.shown for t in cv.texts)
         assert "cap" in shown and "\u2192" in shown  # 6 x 6 + 6 = 42 is over every cap
@@ -327,7 +329,7 @@ class TestMillImage:
 
     def test_hand_only_for_its_owner(self) -> None:
         st = play(3, 9, 100)
-        names = [B.PARTNER[c]["name"] for c in st.players[1].hand]
+        names = [ED.partner[c]["name"] for c in st.players[1].hand]
         assert names
         own = " ".join(t.shown for t in draw_mill(st, 1, 1).texts)
         other = " ".join(t.shown for t in draw_mill(st, 1, 0).texts)

@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 from engine import GameSetup, GameState, new_game
-from engine import board as B
+from engine.edition import FIRST_EDITION, edition
 from engine.rules import CHOICES, PRIVATE_DECISIONS
 from engine.scoring import score
 from render import (
@@ -41,6 +41,8 @@ from render.mill_compact import draw_mill_compact
 from render.scorepad import draw_scorepad
 from tests.engine_helpers import random_game
 from tests.test_render import assert_text_ok
+
+ED = edition(FIRST_EDITION)
 
 INLINE_WIDTH = 550
 MIN_INLINE_PX = 12
@@ -97,7 +99,7 @@ def hide_swapped(st: GameState, seat: int) -> GameState:
     t = st.copy()
     p = t.players[seat]
     pool = sorted(
-        (c for c in B.PARTNER if c not in p.supply()), key=lambda c: -B.PARTNER[c]["prestige"]
+        (c for c in ED.partner if c not in p.supply()), key=lambda c: -ED.partner[c]["prestige"]
     )
     p.hand = pool[: len(p.hand)]
     p.deck = pool[len(p.hand) : len(p.hand) + len(p.deck)]
@@ -376,7 +378,7 @@ class TestHiddenInformation:
     def test_a_hand_decision_shows_the_cards_to_their_owner_only(self) -> None:
         st = first_of_kind("partner_play")
         seat = st.decision.player
-        names = [B.PARTNER[c]["name"] for c in st.players[seat].hand]
+        names = [ED.partner[c]["name"] for c in st.players[seat].hand]
         own = " ".join(t.shown for t in draw_focus(st, seat).texts)
         public = " ".join(t.shown for t in draw_focus(st, None).texts)
         assert all(n.split()[0] in own for n in names)

@@ -16,13 +16,15 @@ from pathlib import Path
 import pytest
 
 from engine import GameSetup, GameState, IllegalChoice, new_game, replay
-from engine import content as C
 from engine.common import _put_disc, university_prestige
+from engine.edition import FIRST_EDITION, edition
 from engine.rules import run
 from engine.scoring import science_tokens, travel
 from engine.versions import LATEST_RULES, RULE_CHANGES, rule
 from tests.engine_helpers import choose, fresh, ids, kind
 from tests.test_engine_rules import give_card, in_display, put_in_store
+
+ED = edition(FIRST_EDITION)
 
 GOLDEN = Path(__file__).parent / "golden_games"
 
@@ -164,7 +166,7 @@ class TestStudyCleanup:
     def _level_i_study(self, version: int) -> tuple[GameState, list]:
         st = fresh(rules_version=version)
         p = st.players[0]
-        p.research["P"] = C.RESEARCH_TRACK["advanced"][0]
+        p.research["P"] = ED.research_track["advanced"][0]
         before = list(st.assignment_display)
         put_in_store(st, "P4")
         for choice in ("act:0", "mill:4", "prog:0", "line:5", "book"):
@@ -293,7 +295,7 @@ class TestMeetingsDrawIsOptional:
         st = fresh(rules_version=version)
         p = st.players[0]
         p.money = 2
-        p.research["Y"] = C.RESEARCH_TRACK["advanced"][1]
+        p.research["Y"] = ED.research_track["advanced"][1]
         put_in_store(st, "Y3")
         for choice in ("act:0", "mill:0", "room:3:money"):
             choose(st, choice)
@@ -497,7 +499,7 @@ class TestNoPointlessDecisions:
         return st
 
     def test_picks_that_must_take_every_open_track_are_not_asked(self) -> None:
-        top = C.RESEARCH_TRACK["top"]
+        top = ED.research_track["top"]
         st = self._three_different_research(2, {"P": top, "B": 1, "Y": 0, "G": 0})
         assert st.stack[-1]["op"] != "research"
         assert st.players[0].research == {"P": top, "B": 1, "Y": 1, "G": 1}
@@ -506,7 +508,7 @@ class TestNoPointlessDecisions:
 
     def test_but_asked_when_a_pick_reaches_a_breakthrough(self) -> None:
         # the Breakthrough's reward comes between the two picks: their order may matter
-        top, first = C.RESEARCH_TRACK["top"], C.RESEARCH_TRACK["breakthroughs"][0]
+        top, first = ED.research_track["top"], ED.research_track["breakthroughs"][0]
         st = self._three_different_research(2, {"P": top, "B": 1, "Y": first - 1, "G": 0})
         assert kind(st) == "research" and ids(st) == ["rs:Y", "rs:G"]
 

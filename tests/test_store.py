@@ -424,6 +424,23 @@ class TestSettings:
         await store.set_user_settings(7, ping_mode=None)  # back to following the guild
         assert (await store.user_settings(7)).ping_mode is None
 
+    async def test_limits_and_languages_are_kept_and_independent(self, store):
+        """Issue 19: a server's limits on lobbies and games; issue 23: languages."""
+        g = await store.guild_settings(5)
+        assert (g.max_open_lobbies, g.max_games, g.language) == (None, None, None)
+        await store.set_guild_settings(5, max_open_lobbies=2, max_games=10, language="es")
+        await store.set_guild_settings(5, reminder_hours=3)  # the others are kept
+        g = await store.guild_settings(5)
+        assert (g.max_open_lobbies, g.max_games, g.language, g.reminder_hours) == (2, 10, "es", 3.0)
+        await store.set_guild_settings(5, max_games=None)  # back to the bot's default
+        assert (await store.guild_settings(5)).max_games is None
+        for bad in (0, -1, 2.5):
+            with pytest.raises(StoreError):
+                await store.set_guild_settings(5, max_open_lobbies=bad)
+        await store.set_user_settings(7, language="ja")
+        await store.set_user_settings(7, reminders_enabled=False)
+        assert (await store.user_settings(7)).language == "ja"
+
 
 class TestProperties:
     """Whatever sequence of moves, stale clicks, illegal choices and undos the players make,
