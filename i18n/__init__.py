@@ -52,6 +52,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """Mark a string of a context for the catalogs without translating it here."""
+    return message
+
+
 def code_of(locale: Any) -> str:
     """The bot's language for a Discord locale (``discord.Locale`` or its value such as
     "es-ES"), a language code ("ja"), or None: English for anything else."""
