@@ -34,7 +34,7 @@ from engine.state import (
     Decision,
     GameState,
 )
-from i18n import N_, Lang
+from i18n import N_, NP_, Lang
 
 # -- the game's words --------------------------------------------------------------------------
 
@@ -42,11 +42,11 @@ _COLOUR_OF_NAME = {name: letter for letter, name in COLOUR_NAMES.items()}
 _AREA_OF_TITLE = {title: area for area, title in AREA_TITLE.items()}
 _TRACK_OF_NAME = {name: colour for colour, name in TRACK_NAMES.items()}
 SCIENCES = {
-    "mathematics": N_("Mathematics"),
-    "physics": N_("Physics"),
-    "astronomy": N_("Astronomy"),
-    "engineering": N_("Engineering"),
-    "sponsor": N_("Sponsor"),
+    "mathematics": NP_("science", "Mathematics"),
+    "physics": NP_("science", "Physics"),
+    "astronomy": NP_("science", "Astronomy"),
+    "engineering": NP_("science", "Engineering"),
+    "sponsor": NP_("science", "Sponsor"),
 }
 #: Content contexts of the catalogs: what kind of text of an edition each is.
 CONTENT_CONTEXTS = ("effect", "objective", "program", "assignment", "institution")
