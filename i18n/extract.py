@@ -3,6 +3,8 @@ catalogs up to date with it (Babel), as ``pybabel extract`` and ``pybabel update
 
     .venv/bin/python -m i18n.extract          # writes messages.pot, updates es and ja
     .venv/bin/python -m i18n.extract --check  # exit 1 if the template is out of date
+    .venv/bin/python -m i18n.extract --merge translated/es.po   # take a translator's catalog
+        (and its glossary, translated/glossary-es.toml, if there is one: i18n/glossary/es.toml)
 
 Where the strings come from:
 - the Python sources of the bot (``cogs/``, ``render/``, ``i18n/``, ``store/``, ``bot.py``): calls
@@ -25,6 +27,7 @@ import argparse
 import importlib
 import io
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,9 @@ KEYWORDS: dict[str, Any] = {
 }
 COG_MODULES = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+GLOSSARY_DIR = LOCALE_DIR.parent / "glossary"
+"""One glossary a language (``es.toml``): the game's terms as the rules texts of that language
+write them; the catalogs follow it (tests/test_i18n_catalogs.py checks)."""
 
 
 def _python(catalog: Catalog) -> None:
@@ -223,10 +229,78 @@ def _without_date(data: bytes) -> bytes:
     )
 
 
+def _catalog_path(code: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def merge(source: Path) -> tuple[str, int, int, int]:
+    """Copy a translator's translations into the repo's catalog of the same language, message by
+    message (context and English text): messages the repo no longer has are left out, fuzzy
+    ones too, and a message the translator left empty keeps the repo's translation.
+
+    Returns (language, copied, left out as unknown or fuzzy, still untranslated)."""
+    with source.open("rb") as f:
+        theirs = read_po(f)
+    code = str(theirs.locale) if theirs.locale else source.stem
+    if code not in LANGUAGES or code == "en":
+        raise SystemExit(f"{source}: no language of the bot (its Language header says {code!r})")
+    path = _catalog_path(code)
+    with path.open("rb") as f:
+        ours = read_po(f, locale=code, domain=DOMAIN)
+    copied = skipped = 0
+    for message in theirs:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
+            continue
+        mine = ours.get(message.id, message.context)
+        if mine is None or message.fuzzy:
+            skipped += 1
+            continue
+        if isinstance(mine.id, tuple) != isinstance(message.id, tuple):
+            skipped += 1
+            continue
+        if mine.string != message.string or mine.fuzzy:
+            mine.string = message.string
+            mine.flags.discard("fuzzy")
+            mine.previous_id = ()
+            copied += 1
+    path.write_bytes(_po_bytes(ours, ignore_obsolete=True, include_previous=True))
+    missing = sum(
+        1
+        for m in ours
+        if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,)))
+    )
+    return code, copied, skipped, missing
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only check the template is current")
+    parser.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        metavar="PO",
+        help="copy the translations of these catalogs (es.po, ja.po) into the repo's",
+    )
     args = parser.parse_args(argv)
+    if args.merge:
+        for source in args.merge:
+            code, copied, skipped, missing = merge(source)
+            print(
+                f"{_catalog_path(code).relative_to(ROOT)}: {copied} translations taken from "
+                f"{source}, {skipped} left out (unknown or fuzzy), {missing} still untranslated"
+            )
+            glossary = source.parent / f"glossary-{code}.toml"
+            if glossary.exists():
+                tomllib.loads(glossary.read_text(encoding="utf-8"))  # refuse a broken one
+                target = GLOSSARY_DIR / f"{code}.toml"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(glossary.read_text(encoding="utf-8"), encoding="utf-8")
+                print(f"{target.relative_to(ROOT)}: copied from {glossary}")
+        return 0
     pot = template()
     data = _po_bytes(pot, sort_output=False)
     if args.check:
@@ -244,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     for code in LANGUAGES:
         if code == "en":
             continue
-        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        path = _catalog_path(code)
         if path.exists():
             with path.open("rb") as f:
                 catalog = read_po(f, locale=code, domain=DOMAIN)
