@@ -5,6 +5,11 @@ The full fonts come from the npm registry (about 5 MB a weight):
 
     npm pack @expo-google-fonts/noto-sans-jp && tar xzf expo-google-fonts-noto-sans-jp-*.tgz
     .venv/bin/python -m i18n.fonts package     # writes render/fonts/NotoSansJP-*.ttf
+                                               # and render/fonts/coverage.json
+
+fontTools (a dev dependency) cuts the subset; the bot does not need it: which characters each
+shipped font has is written beside the fonts (``coverage.json``, read by render._draw to pick
+the font of each character). ``python -m i18n.fonts --coverage`` rewrites only that file.
 
 Run it again after the Japanese catalog gains characters: ``tests/test_i18n_fonts.py`` fails
 until every character of the catalog (and every character drawn in a Japanese game) is in the
@@ -16,6 +21,7 @@ the Japanese translations.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -58,12 +64,46 @@ def wanted() -> set[str]:
     return chars | catalog_characters("ja")
 
 
+COVERAGE = FONTS / "coverage.json"
+
+
+def ranges(codepoints: set[int]) -> list[list[int]]:
+    """Code points as sorted [first, last] runs (a small file to keep in the repo)."""
+    out: list[list[int]] = []
+    for cp in sorted(codepoints):
+        if out and out[-1][1] == cp - 1:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp])
+    return out
+
+
+def font_coverage() -> dict[str, list[list[int]]]:
+    """Every shipped font's characters, read from the font files (needs fontTools)."""
+    from fontTools.ttLib import TTFont
+
+    return {
+        path.name: ranges(set(TTFont(str(path), lazy=True).getBestCmap()))
+        for path in sorted(FONTS.glob("*.ttf"))
+    }
+
+
+def write_coverage() -> None:
+    text = json.dumps(font_coverage(), separators=(",", ":"))
+    COVERAGE.write_text(text.replace("]],", "]],\n") + "\n", encoding="utf-8")
+    print(f"{COVERAGE}: {COVERAGE.stat().st_size // 1024} KB")
+
+
 def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("package", type=Path, nargs="?", help="the unpacked npm package folder")
+    parser.add_argument("--coverage", action="store_true", help="only rewrite coverage.json")
+    args = parser.parse_args(argv)
+    if args.coverage or args.package is None:
+        write_coverage()
+        return 0
     from fontTools import subset
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("package", type=Path, help="the unpacked npm package folder")
-    args = parser.parse_args(argv)
     text = "".join(sorted(c for c in wanted() if c.isprintable()))
     for folder, name in WEIGHTS.items():
         source = args.package / folder / f"NotoSansJP_{folder}.ttf"
@@ -82,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     licence = args.package / "LICENSE_FONT"
     if licence.exists():
         (FONTS / "LICENSE-NotoSansJP.txt").write_text(licence.read_text())
+    write_coverage()
     return 0
 
 

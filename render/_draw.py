@@ -17,6 +17,7 @@ opening punctuation; other text breaks at spaces.
 from __future__ import annotations
 
 import io
+import json
 import math
 import threading
 from dataclasses import dataclass
@@ -140,12 +141,15 @@ def _chain(faces: str, bold: bool, cond: bool) -> tuple[str, str]:
 
 
 @cache
-def cmap(file: str) -> frozenset[int]:
-    """The characters a shipped font has."""
-    from fontTools.ttLib import TTFont
+def _coverage() -> dict[str, list[list[int]]]:
+    return json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
 
-    with _FONT_LOCK:
-        return frozenset(TTFont(str(FONT_DIR / file), lazy=True).getBestCmap())
+
+@cache
+def cmap(file: str) -> frozenset[int]:
+    """The characters a shipped font has (from render/fonts/coverage.json, which
+    ``python -m i18n.fonts`` writes when it cuts a font)."""
+    return frozenset(cp for lo, hi in _coverage()[file] for cp in range(lo, hi + 1))
 
 
 @cache
