@@ -119,9 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         target = FONTS / name
         subset.save_font(font, str(target), options)
         print(f"{target}: {target.stat().st_size // 1024} KB, {len(text)} characters asked")
-    licence = args.package / "LICENSE_FONT"
-    if licence.exists():
-        (FONTS / "LICENSE-NotoSansJP.txt").write_text(licence.read_text())
+    for licence in (args.package / "LICENSE_FONT", args.package / "LICENSE"):
+        if licence.exists() and "Open Font License" in licence.read_text():
+            (FONTS / "LICENSE-NotoSansJP.txt").write_text(licence.read_text())
+            break
     write_coverage()
     return 0
 
