@@ -54,7 +54,7 @@ class TestOtherLanguages:
         translations may still be missing; what is said is built from the values)."""
         for code in ("es", "ja"):
             tr = i18n.get(code)
-            st, _ = random_game(3, 21, lambda s: _say_all(tr, s))
+            st, _ = random_game(3, 21, lambda s, tr=tr: _say_all(tr, s))
             for line in st.log:
                 spoken = words.speaker(line, st.seat_names)
                 text = spoken[1] if spoken else line
