@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -48,15 +46,7 @@ IMAGE_NAMES = ("board", "mill", "focus", "scorepad")
 
 def image_key(name: str, state: GameState, *args: Any) -> str:
     """Digest of what image ``name`` shows (``args``: its seat/viewer arguments)."""
-    fn = getattr(render, "image_key", None)
-    if fn is not None:
-        return str(fn(name, state, *args))
-    viewer = args[-1] if args else None
-    view = state.view(viewer)
-    for volatile in ("log", "history", "undo_floor"):
-        view.pop(volatile, None)
-    text = json.dumps([name, list(args), view], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    return str(render.image_key(name, state, *args))
 
 
 @dataclass(frozen=True, slots=True)
