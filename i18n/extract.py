@@ -221,12 +221,10 @@ def _po_bytes(catalog: Catalog, **kwargs: Any) -> bytes:
     return buf.getvalue()
 
 
-def _without_date(data: bytes) -> bytes:
-    return b"\n".join(
-        line
-        for line in data.splitlines()
-        if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision'))
-    )
+def _messages(catalog: Catalog) -> set[tuple[Any, Any]]:
+    """What a template asks translators for: each message and its context (not where in the
+    code it is, which moves with every edit)."""
+    return {(m.context, m.id) for m in catalog if m.id}
 
 
 def _catalog_path(code: str) -> Path:
@@ -304,8 +302,11 @@ def main(argv: list[str] | None = None) -> int:
     pot = template()
     data = _po_bytes(pot, sort_output=False)
     if args.check:
-        current = TEMPLATE.read_bytes() if TEMPLATE.exists() else b""
-        if _without_date(current) != _without_date(data):
+        current = Catalog()
+        if TEMPLATE.exists():
+            with TEMPLATE.open("rb") as f:
+                current = read_po(f)
+        if _messages(current) != _messages(pot):
             print(
                 "i18n/locale/messages.pot is out of date: run python -m i18n.extract",
                 file=sys.stderr,
