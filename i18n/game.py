@@ -193,6 +193,7 @@ def prompt(tr: Lang, dec: Decision) -> str:
 
 # -- choice labels -----------------------------------------------------------------------------
 
+SKIP = N_("Skip")
 _SKIPS = {
     "ws_adjust": N_("Don't adjust a Workshop die"),
     "partner_play": N_("Play no Partner card"),
@@ -237,7 +238,7 @@ def _label(tr: Lang, st: GameState, kind: str, value: C.ChoiceValue) -> str:  # 
     p = st.me
     match value:
         case C.Skip():
-            return tr._(_SKIPS.get(kind, N_("Skip")))
+            return tr._(_SKIPS.get(kind, SKIP))
         case C.Done():
             return tr._("Done changing dice")
         case C.Pass():

@@ -152,7 +152,7 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                 for choice_id in move_ids.get((s, die), ()):
                     mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
             elif hot and j == len(dice) - 1:
-                tag = "moving"
+                tag = _("moving")
             elif hot and j in pushes:
                 for choice_id in pushes[j]:
                     mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
@@ -441,7 +441,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     cv.d.ellipse((lx + 2, ly + 2, lx + 22, ly + 22), outline=MARK, width=4)
     cv.text(
         (lx + 28, ly, mx1, ly + 24),
-        "you can go there (cost of the journey)",
+        _("you can go there (cost of the journey)"),
         16,
         align="left",
         wrap=False,

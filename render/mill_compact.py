@@ -210,7 +210,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
             )
             _record(cv, ids, (x, y, x + CELL, y + CELL))
         if die is None and i in marks.cells:
-            cv.text((x + 4, y + 4, x + CELL - 4, y + CELL - 4), "free", 16, fill=MUTED)
+            cv.text((x + 4, y + 4, x + CELL - 4, y + CELL - 4), _("free"), 16, fill=MUTED)
 
 
 def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks) -> None:
