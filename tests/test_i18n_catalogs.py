@@ -59,6 +59,16 @@ class TestTemplate:
         mine = {(m.id, m.context) for m in messages(code)}
         assert ids - mine == set(), "run: python -m i18n.extract"
 
+    def test_no_message_is_glued_from_pieces(self) -> None:
+        """The extractor joins every literal of a marked call: `Oops("a" if x else "b")` or a
+        message built from parts gives a message no one can translate ("...started.active
+        This game...", "the permissions , .")."""
+        with extract.TEMPLATE.open("rb") as f:
+            pot = read_po(f)
+        glued = re.compile(r"[.!?][a-z_]*[A-Z][a-z]| [,.;:](\s|$)")
+        bad = [m.id for m in pot if m.id and any(glued.search(t) for t in forms(m.id))]
+        assert not bad, bad
+
     def test_every_english_message_is_a_valid_format(self) -> None:
         with extract.TEMPLATE.open("rb") as f:
             pot = read_po(f)

@@ -34,8 +34,9 @@ from tests.test_render import assert_text_ok
 from tests.test_render_focus import assert_legible
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-WORD = re.compile(r"[A-Za-z][A-Za-z']+[A-Za-z]")
-IGNORED = re.compile(r"`[^`]*`|<[@#:/][^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)")
+LATIN = "A-Za-z\u00c0-\u024f"  # a word of Latin letters, accents too ("canceló" is no "cancel")
+WORD = re.compile(rf"[{LATIN}][{LATIN}']+[{LATIN}]")
+IGNORED = re.compile(r"\{[^{}]*\}|`[^`]*`|<[@#:/][^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)")
 
 
 # -- what the bot's locales are -----------------------------------------------------------------
@@ -150,6 +151,8 @@ def own_words(code: str) -> frozenset[str]:
         catalog = read_po(f, locale=code)
     out: set[str] = set()
     for m in catalog:
+        if not m.id:
+            continue  # the header
         for text in m.string if isinstance(m.string, tuple) else (m.string,):
             out |= _words(text or "")
     return frozenset(out)
