@@ -170,7 +170,7 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                     min_size=MIN_PX,
                 )
         if not dice:
-            cv.text((x0 + 8, dy, x1 - 8, dy + 48), "empty", 16, fill=MUTED)
+            cv.text((x0 + 8, dy, x1 - 8, dy + 48), _("empty"), 16, fill=MUTED)
     _clockwise_arrows(cv)
     _store_strip(cv, st, dec, (8, HEAD + 10 + 2 * SPACE_H + SPACE_GAP_Y + 12, W - 8, cv.height - 8))
     return cv
@@ -600,7 +600,7 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box, hidden: bo
     x0, y0, x1, y1 = box
     if hidden or not pid or pid not in ed.partner:
         cv.box(box, fill=PANEL_ALT, width=2)
-        cv.text((x0 + 6, y0 + 6, x1 - 6, y1 - 6), "hidden" if hidden else "empty", 16, fill=MUTED)
+        cv.text((x0 + 6, y0 + 6, x1 - 6, y1 - 6), _("hidden") if hidden else _("empty"), 16, fill=MUTED)
         return
     info = ed.partner[pid]
     cv.box(box, fill=WHITE, width=2)

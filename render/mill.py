@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import vocabulary as V
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
-from i18n import N_, _
+from i18n import N_, _, p_
 from render._common import (
     category,
     content,
@@ -139,7 +139,14 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
             cv.disc(gx, gy, 14, p.colour, player_label(seat))
         else:
             cv.d.ellipse((gx - 17, gy - 17, gx + 17, gy + 17), fill=WHITE, outline=MUTED, width=2)
-            cv.glyph((gx, gy), "open", 9, MUTED, bold=False)
+            cv.text(
+                (gx - 16, gy - 8, gx + 16, gy + 8),
+                p_("gear space", "open"),
+                9,
+                min_size=8,
+                fill=MUTED,
+                wrap=False,
+            )
     for i in range(9):
         sx, sy = _slot_xy(i)
         cv.die(sx, sy, CELL, p.mill[i] if i < len(p.mill) else None)
