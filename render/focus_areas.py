@@ -600,7 +600,9 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box, hidden: bo
     x0, y0, x1, y1 = box
     if hidden or not pid or pid not in ed.partner:
         cv.box(box, fill=PANEL_ALT, width=2)
-        cv.text((x0 + 6, y0 + 6, x1 - 6, y1 - 6), _("hidden") if hidden else _("empty"), 16, fill=MUTED)
+        cv.text(
+            (x0 + 6, y0 + 6, x1 - 6, y1 - 6), _("hidden") if hidden else _("empty"), 16, fill=MUTED
+        )
         return
     info = ed.partner[pid]
     cv.box(box, fill=WHITE, width=2)
