@@ -387,3 +387,24 @@ async def test_slash_commands_are_localised(simcord_env: Any, table: Any) -> Non
         assert new.get("name_localizations", {}).get(locale)
         assert new["description_localizations"][locale] != new["description"]
     assert "en-US" not in ada.get("description_localizations", {})
+
+
+async def test_reminders_by_dm_speak_the_games_language_or_the_members_own(
+    simcord_env: Any, table: Any, locales: dict[int, str]
+) -> None:
+    """A DM has no Discord client language to follow: the member's own setting, else the game's."""
+    from tests.test_bot_reminders import HOUR, dms, to_move, wait
+
+    game = await table.new_game("alice", ("bob",), language="ja")
+    mover, _other = await to_move(table, game)
+    await wait(simcord_env, 12.25 * HOUR)
+    sent = dms(mover)
+    assert len(sent) == 1 and JAPANESE.search(sent[0])
+    state, _ = await table.store.load_state(game)
+    assert not english_left("ja", sent[0], names(state))
+    # the mover chooses Spanish for themselves: the next reminder is in Spanish
+    await mover.slash(table.thread(game), "ada language", language="es")
+    await wait(simcord_env, 25 * HOUR)
+    sent = dms(mover)
+    assert len(sent) == 2 and not JAPANESE.search(sent[1])
+    assert not english_left("es", sent[1], names(state))
