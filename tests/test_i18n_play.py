@@ -327,6 +327,21 @@ async def test_mixed_table_spanish_game_one_japanese_player(
     game = await table.new_game("alice", ("bob",), language="es")
     await play(table, game, seed=9, limit=60)
     thread = table.thread(game)
+    # bob's own pictures (Board, My Mill) are drawn in Japanese, the thread's in Spanish
+    from cogs import ui
+
+    drawn_before = len(seen.drawn)
+    turn = await table.turn_message(game)
+    for cid in (ui.cid_board(game), ui.cid_mill(game)):
+        res = await table.bob.click(turn, custom_id=cid)
+        assert res.acknowledged
+        for m in [res.response, *res.followups]:
+            if m is not None:
+                assert m.attachments, cid
+                seen.message("ja", f"bob {cid}", m)
+    mine = {lang for lang, _, _ in seen.drawn[drawn_before:]}
+    assert mine == {"ja"}, mine
+    assert {lang for lang, _, _ in seen.drawn[:drawn_before]} == {"es"}
     for member, lang in ((table.bob, "ja"), (table.alice, "es")):
         res = await member.slash(thread, "ada rules")
         for m in [res.response, *res.followups]:
