@@ -199,7 +199,9 @@ def _band_of(size: int, bold: bool, cond: bool, faces: str) -> tuple[int, int]:
     """Vertical ink extent of a line (top, bottom) relative to where it is drawn."""
     with _FONT_LOCK:
         f = _face(_chain(faces, bold, cond)[0], size)
-        sample = "HÉbdfghjklpqy|(" + ("漢あ（" if faces == "ja" else "")
+        # Japanese text: kana, kanji, full-width brackets and Latin letters; accented capitals
+        # and "|" (taller in Noto Sans JP) would cost every Japanese line three pixels
+        sample = "漢あ（）Hbdfghjklpqy" if faces == "ja" else "HÉbdfghjklpqy|("
         _, top, _, bottom = f.getbbox(sample)
     return top, bottom
 

@@ -289,6 +289,15 @@ def lines_needed(text: str, size: int, width: int, bold: bool = False) -> int:
     return len(_layout(text, size, size, bold, True, None, width, 10_000).lines)
 
 
+def fits_one_line(
+    text: str, size: int, min_size: int, width: int, height: int, bold: bool = False
+) -> bool:
+    """Does `text` fit one line of a box, shrinking down to `min_size` (or condensed)?"""
+    from render._draw import _layout
+
+    return not _layout(text, size, min_size, bold, False, None, width, height).clipped
+
+
 def mark(cv: Canvas, box: Box, choice_id: str, radius: int = 8, width: int = 4) -> None:
     x0, y0, x1, y1 = box
     cv.d.rounded_rectangle(

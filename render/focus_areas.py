@@ -49,6 +49,7 @@ from render.focus import (
     HEAD,
     MARK,
     MIN_PX,
+    fits_one_line,
     focus_canvas,
     focus_cities,
     header,
@@ -136,13 +137,16 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         bonus = st.workshop_bonus[s] if s < len(st.workshop_bonus) else None
         text = ed.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
         text = content("effect", text)
-        cv.d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, y0 + 48), radius=8, fill=shade(HILITE, 1.6))
+        # a bonus of three lines (a longer language) takes room from the dice
+        tall = lines_needed(text, 16, x1 - 8 - (x0 + 42)) > 2
+        band = y0 + (66 if tall else 48)
+        cv.d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, band), radius=8, fill=shade(HILITE, 1.6))
         cv.badge(x0 + 21, y0 + 25, 15, str(s + 1), fill=WHITE)
-        cv.text((x0 + 42, y0 + 4, x1 - 8, y0 + 47), text, 16, min_size=MIN_PX)
+        cv.text((x0 + 42, y0 + 4, x1 - 8, band - 1), text, 16, min_size=MIN_PX)
         k = max(1, len(dice))
-        size = min(48, (SPACE_W - 12 - (k - 1) * 6) // k)
+        size = min(40 if tall else 48, (SPACE_W - 12 - (k - 1) * 6) // k)
         dx = x0 + (SPACE_W - (k * size + (k - 1) * 6)) // 2
-        dy = y0 + 56
+        dy = band + 4 if tall else y0 + 56
         for j, die in enumerate(dice):
             x = dx + j * (size + 6)
             cv.die(x, dy, size, die)
@@ -229,13 +233,16 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         for choice_id in adjusts.get(f"s{i}", []) + (actions.get(die, []) if ok else []):
             mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
         colour = INK if ok is None else GOOD if ok else BAD
+        # one line if it fits (shrinking, or condensed), else two ("cualquier acción")
+        two = not fits_one_line(label, 16, MIN_PX, slot_w - 4, 22, bold=bool(ok))
         cv.text(
-            (sx - 2, y0 + 88, sx + slot_w - 6, y0 + 110),
+            (sx - 2, y0 + 88, sx + slot_w - 6, y0 + (128 if two else 110)),
             label,
             16,
             bold=bool(ok),
             fill=colour,
-            wrap=False,
+            valign="top" if two else "middle",
+            max_lines=2,
             min_size=MIN_PX,
         )
     ax = x0 + 10 + 4 * slot_w + 6
@@ -787,9 +794,13 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     lw = 92
     cw = (W - 16 - lw) // n
     levels = sorted(ed.lecture_levels, reverse=True)
+    corner = _("your cost, most discs")
     head_h = max(
-        lines_needed(content("institution", inst["name"]), 16, cw - 8, bold=True)
-        for inst in ed.institutions
+        lines_needed(corner, 16, lw - 6),
+        *(
+            lines_needed(content("institution", inst["name"]), 16, cw - 8, bold=True)
+            for inst in ed.institutions
+        ),
     )
     head_h = head_h * line_height(16) + 8
     row_h: list[int] = []
@@ -813,7 +824,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     x0, y = 8, HEAD + 8
     cv.text(
         (x0, y, x0 + lw - 6, y + head_h),
-        _("your cost, most discs"),
+        corner,
         16,
         fill=MUTED,
         min_size=MIN_PX,
@@ -1049,7 +1060,7 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
     x0, y0, x1, y1 = box
     cv.box(box, fill=WHITE, width=2)
     cv.text(
-        (x0 + 8, y0 + 4, x0 + 200, y0 + 28),
+        (x0 + 8, y0 + 4, x0 + 260, y0 + 28),
         _("Study rewards"),
         17,
         bold=True,

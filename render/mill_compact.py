@@ -28,6 +28,7 @@ from render._draw import (
     WHITE,
     Box,
     Canvas,
+    line_height,
     player_label,
     shade,
 )
@@ -116,15 +117,67 @@ def draw_mill_compact(
     if not 0 <= seat < len(st.players):
         raise ValueError(f"no seat {seat} in a {len(st.players)}-player game")
     marks = marks or MillMarks()
-    cv = Canvas(W, H, background=PANEL)
+    col_h = COL_BOX_H + _taller_columns(st, seat, marks)
+    height = H + col_h - COL_BOX_H
+    cv = Canvas(W, height, background=PANEL)
     cv.min_glyph = 16  # read inline: no mark under 16 px (12 px at 550 px wide)
     _header(cv, st, seat, viewer)
     _grid(cv, st, seat, marks)
     for line in range(6):
-        _line_box(cv, st, seat, line, marks)
-    _resources(cv, st, seat, marks, (416, Y0 + SPAN + 12, W - 8, Y0 + SPAN + COL_BOX_H))
-    _store(cv, st, seat, marks, (8, H - 64, W - 8, H - 6))
+        _line_box(cv, st, seat, line, marks, col_h)
+    _resources(cv, st, seat, marks, (416, Y0 + SPAN + 12, W - 8, Y0 + SPAN + col_h))
+    _store(cv, st, seat, marks, (8, height - 64, W - 8, height - 6))
     return cv
+
+
+COL_TEXT_W = CELL + 38 - 12 - 30  # a column box's text, beside its Program's Prestige badge
+
+
+def _column_text(st: GameState, seat: int, line: int, marked: bool) -> str:
+    """The text under a column's title: its Program (with ✔/✘ once judged), or its bonus."""
+    ed = st.edition
+    p = st.players[seat]
+    tile = p.programs[line] if line < len(p.programs) else None
+    if tile in ed.program:
+        info = ed.program[tile]
+        dice = [p.mill[i] for i in LINE_DICE[line]]
+        mark = ""
+        if None not in dice:
+            met = program_met(info["criteria"], dice)  # type: ignore[arg-type]
+            mark = "\u2714 " if met else "\u2718 "
+        return mark + content("program", info.get("text", tile))
+    bonus = next((s["text"] for s in ed.program_spaces if s.get("line") == MILL_LINES[line]), "")
+    if marked and bonus:
+        return _("Bonus: {text}", text=content("effect", bonus))
+    return _("no Program")
+
+
+RESOURCES_TEXT_W = W - 8 - 8 - 424  # the resources box beside the column boxes, inside
+
+
+def _innovation_text(p: Any) -> str:
+    return _("Innovation {n} \u00b7 Gear spaces open: {open}", n=p.innovation, open=open_spaces(p))
+
+
+def _two_lines(text: str) -> bool:
+    from render.focus import fits_one_line
+
+    return not fits_one_line(text, 16, 16, RESOURCES_TEXT_W, 22)
+
+
+def _taller_columns(st: GameState, seat: int, marks: MillMarks) -> int:
+    """How much taller the column boxes and the resources beside them (and the picture) must be
+    for their texts: none in English; a longer language may need a line more."""
+    from render.focus import lines_needed
+
+    body = COL_BOX_H - 12 - 2 * 24 - 4
+    need = max(
+        lines_needed(_column_text(st, seat, line, line in marks.lines), 16, COL_TEXT_W)
+        * line_height(16)
+        for line in range(3, 6)
+    )
+    resources = 22 if _two_lines(_innovation_text(st.players[seat])) else 0
+    return max(0, need - body, resources)
 
 
 def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
@@ -159,7 +212,7 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
         min_size=16,
     )
     if hint:
-        cv.text((370, 30, W - 12, HEAD - 2), hint, 16, fill=HILITE, align="right", wrap=False)
+        cv.text((366, 30, W - 12, HEAD - 2), hint, 16, fill=HILITE, align="right", wrap=False)
 
 
 def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
@@ -213,7 +266,9 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
             cv.text((x + 4, y + 4, x + CELL - 4, y + CELL - 4), _("free"), 16, fill=MUTED)
 
 
-def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks) -> None:
+def _line_box(
+    cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks, col_h: int = COL_BOX_H
+) -> None:
     ed = st.edition
     p = st.players[seat]
     if line < 3:
@@ -221,7 +276,7 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
         box: Box = (X0 + SPAN + 18, y, W - 8, y + CELL + 8)
     else:
         x = X0 + (line - 3) * STEP - 20
-        box = (x, Y0 + SPAN + 12, x + CELL + 38, Y0 + SPAN + COL_BOX_H)
+        box = (x, Y0 + SPAN + 12, x + CELL + 38, Y0 + SPAN + col_h)
     x0, y0, x1, y1 = box
     marked = line in marks.lines
     cv.box(
@@ -241,6 +296,10 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
         missing += sum(1 for g in LINE_GEARS[line] if p.gears[g] is None)
         status = _("{n} to fill", n=missing)
     title = _(MARKED_TITLES[line]) if marked else _(LINE_TITLES[line])
+    from render.focus import fits_one_line
+
+    if marked and line >= 3 and not fits_one_line(title, 17, 16, CELL + 26, 21, bold=True):
+        title = _(LINE_TITLES[line])  # "Col. izquierda" is too wide for a column: "Col. 1"
     wide = line < 3
     head_h = 24
     if wide:
@@ -350,14 +409,18 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
     if marks.steam:
         cv.d.rounded_rectangle((x0 - 4, y0 + 23, x1 + 2, y0 + 47), radius=6, outline=MARK, width=3)
         _record(cv, ("steam",), (x0, y0 + 24, x1, y0 + 46))
+    innovation = _innovation_text(p)
+    two = _two_lines(innovation)  # the picture is taller by a line (_taller_columns)
     cv.text(
-        (x0, y0 + 46, x1, y0 + 68),
-        _("Innovation {n} \u00b7 Gear spaces open: {open}", n=p.innovation, open=open_spaces(p)),
+        (x0, y0 + 46, x1, y0 + (90 if two else 68)),
+        innovation,
         16,
         align="left",
-        wrap=False,
+        valign="top" if two else "middle",
+        wrap=two,
+        max_lines=2,
     )
-    gy = y0 + 74
+    gy = y0 + (96 if two else 74)
     item = cv.text((x0, gy, x0 + 110, gy + 40), _("Gear supply"), 16, align="left", wrap=False)
     gx = item.bbox[2] + 24
     if not p.gear_supply:
@@ -379,9 +442,13 @@ def _store(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box) -> 
     cv.box(box, fill=PANEL_ALT, width=2)
     s = 46
     dy = y0 + (y1 - y0 - s) // 2
+    from render.focus import fits_one_line
+
+    label = _("Store (high \u2192 low)")
+    wide = not fits_one_line(label, 17, 16, 160, y1 - y0, bold=True)  # "Almacén (alto → bajo)"
     item = cv.text(
-        (x0 + 10, y0, x0 + 170, y1),
-        _("Store (high \u2192 low)"),
+        (x0 + 10, y0, x0 + (210 if wide else 170), y1),
+        label,
         17,
         bold=True,
         align="left",
