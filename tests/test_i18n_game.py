@@ -68,3 +68,25 @@ def _say_all(tr: i18n.Lang, st: GameState) -> None:
         return
     for choice in dec.choices:
         words._label(tr, st, dec.kind, dec.parse(choice.id))
+
+
+class TestEngineStaysEnglish:
+    def test_the_engine_imports_no_translation_discord_sql_or_pillow(self) -> None:
+        """The engine writes English and stores nothing translated: languages are the Discord
+        layer's and the renderer's business (i18n.game rebuilds the engine's texts)."""
+        import ast
+        from pathlib import Path
+
+        engine = Path(__file__).resolve().parent.parent / "engine"
+        banned = {"i18n", "babel", "discord", "PIL", "sqlite3", "aiosqlite", "asyncpg"}
+        found = []
+        for path in engine.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names = [node.module]
+                else:
+                    continue
+                found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in banned]
+        assert not found, found
