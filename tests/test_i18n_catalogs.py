@@ -213,3 +213,24 @@ class TestCommands:
             assert name not in seen[(context, parent)], f"{place}: {name} twice"
             seen[(context, parent)].add(name)
         assert not bad, f"names Discord would refuse: {bad}"
+
+    @pytest.mark.parametrize("code", LANGS)
+    def test_messages_name_the_commands_as_discord_shows_them(self, code: str) -> None:
+        """A message saying "use `/ada refresh`" uses the command's name in that language (the
+        name a member of that language sees in Discord's command list)."""
+        from discord.app_commands import TranslationContextLocation as Where
+
+        from cogs.translator import localise
+
+        groups, subs = set(), set()
+        for place, context, text in extract.commands():
+            if context == "command":
+                name = localise(code, Where.command_name, text) or text
+                (groups if place.count(" ") == 0 and text.startswith("ada") else subs).add(name)
+        wrong = []
+        for m in messages(code):
+            for text in forms(m.string):
+                for group, sub in re.findall(r"`/([^` ]+) ?([^` ]*)", text or ""):
+                    if group not in groups or (sub and sub not in subs):
+                        wrong.append(f"{where(m)}: /{group} {sub}")
+        assert not wrong, wrong[:10]
