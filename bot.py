@@ -32,7 +32,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import logsafe
+from cogs import logsafe, translator
 from cogs.base import make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
@@ -86,6 +86,7 @@ class AdaBot(commands.Bot):
         self.tree.add_command(self.ada.group)
         self.tree.add_command(self.ada.admin_group)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await translator.install(self.tree)  # command names and descriptions in es and ja
         if self.ada.test_guild:
             guild = discord.Object(self.ada.test_guild)
             self.tree.copy_global_to(guild=guild)

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from cogs import digest, ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.service import Oops
@@ -79,47 +80,71 @@ class StandinCog(AdaCog, name="Standin"):
                 ready = await self.ready_at(rec, seat, seq)
                 if ready is None:
                     raise Oops(
-                        f"{seat.name} hasn't been reminded about this turn yet: a stand-in can "
-                        "be asked once they have been reminded and had time to answer."
+                        "{name} hasn't been reminded about this turn yet: a stand-in can "
+                        "be asked once they have been reminded and had time to answer.",
+                        name=seat.name,
                     )
                 if self.games.now() < ready:
                     raise Oops(
-                        f"{seat.name} was reminded; a stand-in can be asked "
-                        f"{discord.utils.format_dt(ready, 'R')} ({discord.utils.format_dt(ready)})."
+                        "{name} was reminded; a stand-in can be asked {when} ({date}).",
+                        name=seat.name,
+                        when=discord.utils.format_dt(ready, "R"),
+                        date=discord.utils.format_dt(ready),
                     )
             if not owner:
                 votes = await self.store.add_standin_vote(rec.id, seq, user, now=self.games.now())
                 needed = len(others) // 2 + 1
                 if len(set(votes) & set(others)) < needed:
+                    tr = await self.lang_of(interaction)
                     await say(
                         interaction,
-                        f"Vote recorded: {len(votes)} of {needed} needed for a stand-in to play "
-                        f"{seat.name}'s turn.",
+                        tr._(
+                            "Vote recorded: {votes} of {needed} needed for a stand-in to play "
+                            "{name}'s turn.",
+                            votes=len(votes),
+                            needed=needed,
+                            name=seat.name,
+                        ),
                     )
                     return
         new = await self.games.play_turn_by_ai(rec, state, seq, "greedy")
         if new is None:
             raise Oops("The game moved on meanwhile: no stand-in was needed.")
         turn = digest.last_turn_of(new, dec.player)
-        played = digest.summary(turn, 600) if turn else "its turn"
+        public = self.game_lang(rec)
+        played = digest.summary(turn, 600, public, new) if turn else public._("its turn")
         await self.games.announce(
             rec,
-            f"An AI stand-in played **{ui.seat_name(seat)}**'s turn (asked by "
-            f"{interaction.user.mention}): {played}",
+            public._(
+                "An AI stand-in played **{name}**'s turn (asked by {user}): {played}",
+                name=ui.seat_name(seat, public),
+                user=interaction.user.mention,
+                played=played,
+            ),
         )
         if seat.user_id is not None and seat.user_id != user:
-            await self.tell_absent(rec, seat.user_id, played)
-        await say(interaction, f"The stand-in played {seat.name}'s turn.")
+            await self.tell_absent(rec, seat.user_id, new, dec.player)
+        tr = await self.lang_of(interaction)
+        await say(interaction, tr._("The stand-in played {name}'s turn.", name=seat.name))
         self.games.kick_ai(rec.id)
 
-    async def tell_absent(self, rec: GameRecord, user_id: int, played: str) -> None:
-        """A DM to the player a stand-in played for (best effort: DMs may be closed)."""
+    async def tell_absent(self, rec: GameRecord, user_id: int, state: Any, seat: int) -> None:
+        """A DM to the player a stand-in played for (best effort: DMs may be closed), in their
+        own language."""
         link = await self.games.current_link(rec)
+        tr = await self.games.dm_lang(rec, user_id)
+        turn = digest.last_turn_of(state, seat)
+        played = digest.summary(turn, 600, tr, state) if turn else tr._("its turn")
         try:
             member = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await member.send(
-                f"While you were away, an AI stand-in played your turn in Ada's Dream game "
-                f"#{rec.id}: {played}\nThe game: {link}"
+                tr._(
+                    "While you were away, an AI stand-in played your turn in Ada's Dream game "
+                    "#{id}: {played}\nThe game: {link}",
+                    id=rec.id,
+                    played=played,
+                    link=link,
+                )
             )
         except discord.HTTPException as exc:
             log.info("game %s: could not tell %s about the stand-in: %s", rec.id, user_id, exc)
@@ -142,6 +167,13 @@ class SettingsCog(AdaCog, name="Settings"):
         reminder_hours="Hours without a move before a player is reminded (default 12).",
         max_open_lobbies="Lobbies one member may keep waiting for players (default 3).",
         max_games="Games this server may have set up or being played at once (default 100).",
+        language="The language of new games (default: the server's Discord language).",
+    )
+    @app_commands.choices(
+        language=[
+            *(app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES),
+            app_commands.Choice(name="Follow the server's Discord language", value="discord"),
+        ]
     )
     @friendly
     async def settings(
@@ -150,6 +182,7 @@ class SettingsCog(AdaCog, name="Settings"):
         reminder_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
         max_open_lobbies: app_commands.Range[int, 1, 50] | None = None,
         max_games: app_commands.Range[int, 1, 10_000] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         """The server's settings (Manage Server): change the ones given, then show them all."""
         from cogs.lobby import MAX_GAMES_PER_SERVER, MAX_OPEN_LOBBIES_PER_MEMBER
@@ -163,17 +196,38 @@ class SettingsCog(AdaCog, name="Settings"):
             changes["max_open_lobbies"] = int(max_open_lobbies)
         if max_games is not None:
             changes["max_games"] = int(max_games)
+        if language is not None:
+            changes["language"] = None if language.value == "discord" else language.value
         gid = interaction.guild_id or 0
         s = await self.store.set_guild_settings(gid, now=self.games.now(), **changes)
-        await say(
-            interaction,
-            f"Settings of this server{' (changed)' if changes else ''}:\n"
-            f"• reminders after {s.reminder_hours:g} h without a move\n"
-            f"• {s.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER} open lobbies per member\n"
-            f"• {s.max_games or MAX_GAMES_PER_SERVER} games at most\n"
-            f"• new games on edition {s.edition or library().default} "
-            f"({'kept for this server' if s.edition else 'the bot default'})",
+        tr = await self.lang_of(interaction)
+        head = (
+            tr._("Settings of this server (changed):")
+            if changes
+            else tr._("Settings of this server:")
         )
+        games_language = (
+            i18n.NAMES[s.language]
+            if s.language in i18n.NAMES
+            else tr._(
+                "{language}, the server's Discord language",
+                language=i18n.NAMES[i18n.code_of(interaction.guild_locale)],
+            )
+        )
+        lines = [
+            tr._("• reminders after {hours} h without a move", hours=tr.num(s.reminder_hours)),
+            tr._(
+                "• {n} open lobbies per member", n=s.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER
+            ),
+            tr._("• {n} games at most", n=s.max_games or MAX_GAMES_PER_SERVER),
+            (
+                tr._("• new games on edition {name} (kept for this server)", name=s.edition)
+                if s.edition
+                else tr._("• new games on edition {name} (the bot default)", name=library().default)
+            ),
+            tr._("• new games in {language}", language=games_language),
+        ]
+        await say(interaction, head + "\n" + "\n".join(lines))
 
     async def edition_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
@@ -198,13 +252,23 @@ class SettingsCog(AdaCog, name="Settings"):
             await self.store.set_guild_settings(gid, edition=chosen, now=self.games.now())
         s = await self.store.guild_settings(gid)
         in_use = await self.store.editions_in_use(gid)
-        playing = ", ".join(f"{n}: {k}" for n, k in sorted(in_use.items())) or "none"
-        await say(
-            interaction,
-            f"New games here take edition **{s.edition or library().default}** "
-            f"({'kept for this server' if s.edition else 'the bot default'}). "
-            f"Games being played, by edition: {playing}.",
-        )
+        tr = await self.lang_of(interaction)
+        playing = ", ".join(f"{n}: {k}" for n, k in sorted(in_use.items())) or tr._("none")
+        if s.edition:
+            text = tr._(
+                "New games here take edition **{name}** (kept for this server). Games being "
+                "played, by edition: {playing}.",
+                name=s.edition,
+                playing=playing,
+            )
+        else:
+            text = tr._(
+                "New games here take edition **{name}** (the bot default). Games being played, "
+                "by edition: {playing}.",
+                name=library().default,
+                playing=playing,
+            )
+        await say(interaction, text)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,9 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.service import GameService, Oops, status_problem
+import i18n
+from cogs.service import GameService, Oops, game_lang, status_problem
 from cogs.text import one_line, shorten
 from engine import IllegalChoice
+from i18n import ENGLISH, Lang
 from store import GameBroken, GameNotFound, GameRecord, StoreError
 
 log = logging.getLogger(__name__)
@@ -22,17 +24,21 @@ log = logging.getLogger(__name__)
 ANSWER_MAX = 1900
 
 
-def friendly_text(exc: BaseException) -> str:
+def friendly_text(exc: BaseException, tr: Lang = ENGLISH) -> str:
     if isinstance(exc, IllegalChoice):
-        return "That's not a legal choice now. Start typing in `/ada play` to see the legal ones."
+        return tr._(
+            "That's not a legal choice now. Start typing in `/ada play` to see the legal ones."
+        )
     if isinstance(exc, GameBroken):
-        return (
+        return tr._(
             "This game's saved data is damaged, so it is paused. A server admin can run "
             "`./scripts/run check-db` on the bot's host."
         )
-    if isinstance(exc, StoreError | Oops):
-        return str(exc)
-    return "Something went wrong on my side; nothing was changed. Please try again."
+    if isinstance(exc, Oops):
+        return exc.said(tr)
+    if isinstance(exc, StoreError):
+        return tr._(exc.template, **exc.fields)
+    return tr._("Something went wrong on my side; nothing was changed. Please try again.")
 
 
 async def say(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
@@ -63,7 +69,7 @@ def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None
         try:
             await fn(self, interaction, *args, **kwargs)
         except (Oops, StoreError, IllegalChoice) as exc:
-            await say(interaction, friendly_text(exc))
+            await say(interaction, friendly_text(exc, await self.lang_of(interaction)))
 
     return wrapper
 
@@ -94,6 +100,19 @@ class AdaCog(commands.Cog):
         self.games: GameService = bot.ada.games  # type: ignore[attr-defined]
         self.store = self.games.store
 
+    # ------------------------------------------------------------------ languages
+
+    async def lang_of(self, interaction: discord.Interaction[Any]) -> Lang:
+        """The language of a private answer: the member's own setting (``/ada language``),
+        else their Discord client's language."""
+        chosen = await self.games.user_language(interaction.user.id)
+        return i18n.get(chosen or interaction.locale)
+
+    @staticmethod
+    def game_lang(rec: GameRecord) -> Lang:
+        """The language of what a game posts in its thread (and its images there)."""
+        return game_lang(rec)
+
     async def cog_load(self) -> None:
         # discord.py adds a plain cog's app commands at the top level after cog_load: move them
         # into the shared group instead (a group can't be split across cogs otherwise).
@@ -106,8 +125,9 @@ class AdaCog(commands.Cog):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
+        tr = await self.lang_of(interaction)
         if isinstance(error, app_commands.CheckFailure):
-            await say(interaction, "You don't have permission to do that here.")
+            await say(interaction, tr._("You don't have permission to do that here."))
             return
         if not isinstance(original, StoreError | Oops | IllegalChoice):
             log.error(
@@ -115,7 +135,7 @@ class AdaCog(commands.Cog):
                 interaction.command and interaction.command.qualified_name,
                 exc_info=original,
             )
-        await say(interaction, friendly_text(original))
+        await say(interaction, friendly_text(original, tr))
 
     async def guard(self, interaction: discord.Interaction[Any], coro: Awaitable[None]) -> None:
         """Run a component handler; any error becomes a private answer (and is logged)."""
@@ -124,7 +144,7 @@ class AdaCog(commands.Cog):
         except Exception as exc:
             if not isinstance(exc, StoreError | Oops | IllegalChoice):
                 log.exception("component handler failed")
-            await say(interaction, friendly_text(exc))
+            await say(interaction, friendly_text(exc, await self.lang_of(interaction)))
 
     # ------------------------------------------------------------------ finding games
 
@@ -142,9 +162,9 @@ class AdaCog(commands.Cog):
             try:
                 rec = await self.store.get_game(game)
             except GameNotFound:
-                raise Oops(f"There is no game #{game}.") from None
+                raise Oops("There is no game #{id}.", id=game) from None
             if rec.guild_id != guild_id:
-                raise Oops(f"Game #{game} is not in this server.")
+                raise Oops("Game #{id} is not in this server.", id=game)
             return rec
         channel_id = interaction.channel_id or 0
         here = [
@@ -167,7 +187,7 @@ class AdaCog(commands.Cog):
                 "or give the `game` option."
             )
         ids = ", ".join(f"#{g.id}" for g in mine[:10])
-        raise Oops(f"You are in several games ({ids}): give the `game` option.")
+        raise Oops("You are in several games ({ids}): give the `game` option.", ids=ids)
 
     async def game_for(
         self, interaction: discord.Interaction[Any], game: int | None, statuses: tuple[str, ...]
@@ -176,7 +196,7 @@ class AdaCog(commands.Cog):
         rec = await self.find_game(interaction, game, statuses)
         problem = status_problem(rec, statuses)
         if problem:
-            raise Oops(problem)
+            raise problem
         return rec
 
     async def check_place(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
@@ -205,10 +225,11 @@ class AdaCog(commands.Cog):
                 games.setdefault(g.id, g)
         except Exception:
             return []
+        tr = await self.lang_of(interaction)
         out = []
         for g in sorted(games.values(), key=lambda g: -g.id):
             names = ", ".join(s.name for s in g.seats)
-            label = one_line(f"#{g.id} ({g.status}): {names}", 100)
+            label = one_line(f"#{g.id} ({tr.p_('status', g.status)}): {names}", 100)
             if current and current.lower() not in label.lower():
                 continue
             out.append(app_commands.Choice(name=label, value=g.id))

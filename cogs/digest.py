@@ -7,10 +7,11 @@ possible). That is enough to cut the log into turns without storing anything mor
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from engine import GameState
+from engine import GameState, sentences
+from i18n import ENGLISH, N_, Lang
+from i18n import game as words
 
 #: How the engine's log line of a turn's first step begins (engine/turn.py ``resolve_turn``).
 TURN_STARTS = ("Workshop turn:", "Actions turn:", "can take no turn")
@@ -25,13 +26,7 @@ class Turn:
     lines: tuple[str, ...]  # without the player's name
 
 
-def _speaker(line: str, names: list[str]) -> tuple[int, str] | None:
-    """(seat, text) of a log line spoken by a player; longest name first, as one may prefix another."""
-    for seat in sorted(range(len(names)), key=lambda s: -len(names[s])):
-        prefix = f"{names[seat]}: "
-        if line.startswith(prefix):
-            return seat, line[len(prefix) :]
-    return None
+_speaker = words.speaker
 
 
 def turns(state: GameState) -> list[Turn]:
@@ -85,49 +80,58 @@ def last_turn_of(state: GameState, seat: int) -> Turn | None:
     return next((t for t in reversed(turns(state)) if t.seat == seat), None)
 
 
-#: How a logged event is said in a turn's short line (the full sentence stays in /ada log).
-#: Patterns follow the engine's log sentences (engine/turn.py, engine/effects.py ``_say``).
-COMPACT = [
-    (
-        re.compile(r"^Workshop turn: moves (\w+ \d) from space (\d) to space (\d)$"),
-        r"Workshop: \1 from space \2 to \3",
-    ),
-    (re.compile(r"^Actions turn: uses (\w+ \d) for (.+)$"), r"\1 for \2"),
-    (re.compile(r"^pushes out (\w+ \d) onto the (.+) bonus$"), r"pushed out \1 (\2)"),
-    (re.compile(r"^plays ([^:]+?)( without its cost)?: .*$"), r"played \1\2"),
-    (re.compile(r"^gains 1 Research on (.+) \(now (\d+)\)$"), r"Research on \1 → \2"),
-    (re.compile(r"^gains an? (.+)$"), r"+1 \1"),
-    (re.compile(r"^gains the reward of (.+)$"), r"reward of \1"),
-    (re.compile(r"^gains (.+)$"), r"+\1"),
-    (re.compile(r"^reaches a Breakthrough on ([^:]+): .*$"), r"Breakthrough on \1"),
-    (re.compile(r"^takes the level (I+) advanced action$"), r"advanced action \1"),
-    (re.compile(r"^travels to (.+) for £(\d+)$"), r"to \1 (£\2)"),
-    (re.compile(r"^refills Workshop space (\d) and gains its bonus$"), r"refilled space \1"),
-    (re.compile(r"^places a disc on (.+)$"), r"disc on \1"),
-    (re.compile(r"^places Program '(.+)' on the (.+)$"), r"Program '\1' on the \2"),
-]
+#: How a logged event is said in a turn's short line (the full sentence stays in /ada log), by
+#: the sentence the engine logged it with (engine/sentences.py); the same fields.
+SHORT = {
+    "workshop_turn": N_("Workshop: {die} from space {space} to {to}"),
+    "actions_turn": N_("{die} for {area}"),
+    "pushes_out": N_("pushed out {die} ({bonus})"),
+    "plays": N_("played {card}"),
+    "plays_free": N_("played {card} without its cost"),
+    "gains_research": N_("Research on {track} → {level}"),
+    "gains_book": N_("+1 Book"),
+    "gains_addition": N_("+1 Addition Gear"),
+    "gains_reward": N_("reward of {loc}"),
+    "gains": N_("+{amount}"),
+    "gains_card": N_("+{card}"),
+    "breakthrough": N_("Breakthrough on {track}"),
+    "advanced": N_("advanced action {roman}"),
+    "travels": N_("to {city} (£{cost})"),
+    "refills": N_("refilled space {space}"),
+    "places_disc": N_("disc on {loc}"),
+    "places_program": N_("Program '{program}' on the {line}"),
+}
 
 
-def compact(line: str) -> str:
-    """One logged event, said briefly."""
-    text = line.rstrip(".")
-    for pattern, replacement in COMPACT:
-        if pattern.match(text):
-            return pattern.sub(replacement, text)
-    return text
+def compact(line: str, tr: Lang = ENGLISH, state: GameState | None = None) -> str:
+    """One logged event (without its speaker), said briefly in the language (``state``: the
+    game, needed for any language but English to name its places and content)."""
+    parsed = sentences.parse(line)
+    if parsed is None:
+        return line.rstrip(".")
+    said, fields = parsed
+    short = SHORT.get(said.key)
+    if tr.code == "en":
+        return short.format(**fields) if short else line.rstrip(".")
+    assert state is not None, "a translation needs the game's state"
+    if short:
+        return words.sentence(tr, state, line, template=short)
+    return words.sentence(tr, state, line).rstrip(".。")
 
 
-def summary(turn: Turn, limit: int = 300) -> str:
+def summary(
+    turn: Turn, limit: int = 300, tr: Lang = ENGLISH, state: GameState | None = None
+) -> str:
     """The turn in one line: its events said briefly, repeated events counted once."""
     parts: list[str] = []
     for line in turn.lines:
-        part = compact(line)
+        part = compact(line, tr, state)
         if parts and parts[-1].split(" ×")[0] == part:
             count = int(parts[-1].split(" ×")[1]) + 1 if " ×" in parts[-1] else 2
             parts[-1] = f"{part} ×{count}"
         else:
             parts.append(part)
-    return shorten("; ".join(parts), limit)
+    return shorten(tr._("; ").join(parts), limit)
 
 
 def shorten(text: str, limit: int) -> str:

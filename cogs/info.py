@@ -18,11 +18,12 @@ from cogs.service import Oops
 from engine import GameState
 from engine.scoring import CATEGORIES
 from engine.scoring import score as score_so_far
+from i18n import N_, Lang
 from store import GameRecord
 
 HIDDEN_CATEGORIES = ("Partners", "Meetings")  # depend on the hidden hand and deck
 
-HELP_TEXT = """\
+HELP_TEXT = N_("""\
 **Ada's Dream on Discord**
 • `/ada new` in a text channel creates a game with its own thread; others press **Join** (or \
 `/ada join`), the creator presses **Start**. Seat order and the first player are drawn.
@@ -36,37 +37,37 @@ Prefer typing? `/ada play` suggests the legal choices.
 `/ada rules`, `/ada hand`: information, only to you. `/ada final`: the scorepad once the game is over.
 • Reminders come after 12 h without a move (DM, else the thread); `/ada reminders enabled:False` \
 stops them. A player away for long? `/ada standin` asks an AI to play their turn.
-"""
+• `/ada language` chooses the language of your private answers and DMs.
+""")
 
 
-def score_text(rec: GameRecord, state: GameState, viewer: int | None) -> str:
+def score_text(rec: GameRecord, state: GameState, viewer: int | None, tr: Lang) -> str:
     """The scorepad so far (or final), hiding what depends on other players' hidden cards."""
     names = state.seat_names
-    header = "Category".ljust(18) + "".join(n[:8].rjust(9) for n in names)
-    rows = [header]
     scores = [score_so_far(state, seat) for seat in range(len(names))]
+    rows = []
     for cat in [*CATEGORIES, "Total"]:
         cells = []
         for seat, s in enumerate(scores):
             hidden = not state.is_over and seat != viewer
             if hidden and cat in HIDDEN_CATEGORIES:
-                cells.append("?".rjust(9))
+                cells.append("?")
             elif hidden and cat == "Total":
                 shown = s["Total"] - sum(s[c] for c in HIDDEN_CATEGORIES)
-                cells.append(f"{shown}+?".rjust(9))
+                cells.append(f"{shown}+?")
             else:
-                cells.append(str(s[cat]).rjust(9))
-        rows.append(cat[:18].ljust(18) + "".join(cells))
+                cells.append(str(s[cat]))
+        rows.append((cat, cells))
     if state.is_over:
-        title = f"**Game #{rec.id}: final score**"
+        title = tr._("**Game #{id}: final score**", id=rec.id)
         note = ""
     else:
-        title = f"**Game #{rec.id}: score so far** (round {state.round})"
-        note = (
-            "\n? = depends on a player's hidden hand and deck (Partners, Meetings)."
-            "\nGears count every empty Gear space against you until you build there."
+        title = tr._("**Game #{id}: score so far** (round {round})", id=rec.id, round=state.round)
+        note = "\n" + tr._(
+            "? = depends on a player's hidden hand and deck (Partners, Meetings).\n"
+            "Gears count every empty Gear space against you until you build there."
         )
-    return title + "\n```\n" + "\n".join(rows) + "\n```" + note
+    return title + "\n" + ui.score_table(names, rows, tr) + note
 
 
 class InfoCog(AdaCog, name="Info"):
@@ -79,8 +80,9 @@ class InfoCog(AdaCog, name="Info"):
         name: str,
         state: GameState,
         *args: Any,
+        lang: str = "en",
     ) -> None:
-        image = await self.games.images.get(name, state, *args)
+        image = await self.games.images.get(name, state, *args, lang=lang)
         files = (
             [discord.File(io.BytesIO(image.data), image.filename)] if image and image.data else []
         )
@@ -140,9 +142,9 @@ class InfoCog(AdaCog, name="Info"):
     async def show_board(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
         state, _ = await self.store.load_state(rec.id)
         viewer = rec.seat_of(interaction.user.id)
-        await self.send_image(
-            interaction, f"Game #{rec.id}, round {state.round}: the board.", "board", state, viewer
-        )
+        tr = await self.lang_of(interaction)
+        text = tr._("Game #{id}, round {round}: the board.", id=rec.id, round=state.round)
+        await self.send_image(interaction, text, "board", state, viewer, lang=tr.code)
 
     @app_commands.command(name="board", description="Show the main board now (only to you).")
     @app_commands.describe(game="The game number (default: this thread's game).")
@@ -163,13 +165,13 @@ class InfoCog(AdaCog, name="Info"):
         if player:
             seats = [i for i, n in enumerate(state.seat_names) if n.lower() == player.lower()]
             if not seats:
-                raise Oops(f"No player called {player!r} in game #{rec.id}.")
+                raise Oops("No player called {name!r} in game #{id}.", name=player, id=rec.id)
             seat = seats[0]
         else:
             seat = viewer if viewer is not None else state.current
-        await self.send_image(
-            interaction, f"Mill of {state.seat_names[seat]}.", "mill", state, seat, viewer
-        )
+        tr = await self.lang_of(interaction)
+        text = tr._("Mill of {name}.", name=state.seat_names[seat])
+        await self.send_image(interaction, text, "mill", state, seat, viewer, lang=tr.code)
 
     @app_commands.command(
         name="mill", description="Show a player's Mill and resources (only to you)."
@@ -202,7 +204,8 @@ class InfoCog(AdaCog, name="Info"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("active", "finished"))
         state, _ = await self.store.load_state(rec.id)
-        await say(interaction, score_text(rec, state, rec.seat_of(interaction.user.id)))
+        tr = await self.lang_of(interaction)
+        await say(interaction, score_text(rec, state, rec.seat_of(interaction.user.id), tr))
 
     @app_commands.command(
         name="log", description="The last moves of the game, in words (only to you)."
@@ -223,9 +226,9 @@ class InfoCog(AdaCog, name="Info"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("active", "finished", "cancelled"))
         state, _ = await self.store.load_state(rec.id)
-        await say(
-            interaction, f"**Game #{rec.id}, the last moves:**\n{ui.recent_log(state, lines, 1800)}"
-        )
+        tr = await self.lang_of(interaction)
+        head = tr._("**Game #{id}, the last moves:**", id=rec.id)
+        await say(interaction, head + "\n" + ui.recent_log(state, tr, lines, 1800))
 
     @app_commands.command(
         name="rules", description="What the current decision means, in short (only to you)."
@@ -238,14 +241,14 @@ class InfoCog(AdaCog, name="Info"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("active",))
         state, _ = await self.store.load_state(rec.id)
-        await say(interaction, rules_text(state))
+        await say(interaction, rules_text(state, await self.lang_of(interaction)))
 
     async def hand_of(self, interaction: discord.Interaction[Any], rec: GameRecord) -> str:
         seat = rec.seat_of(interaction.user.id)
         if seat is None:
-            raise Oops(f"You're not playing in game #{rec.id}.")
+            raise Oops("You're not playing in game #{id}.", id=rec.id)
         state, _ = await self.store.load_state(rec.id)
-        return ui.hand_text(state, seat)
+        return ui.hand_text(state, seat, await self.lang_of(interaction))
 
     @app_commands.command(name="hand", description="Your hand of Partner cards (only to you).")
     @app_commands.describe(game="The game number (default: this thread's game).")
@@ -268,10 +271,11 @@ class InfoCog(AdaCog, name="Info"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("finished",))
         state, _ = await self.store.load_state(rec.id)
-        pad = await self.games.images.get("scorepad", state)
+        tr = await self.lang_of(interaction)
+        pad = await self.games.images.get("scorepad", state, lang=tr.code)
         files = [discord.File(io.BytesIO(pad.data), "scorepad.png")] if pad and pad.data else []
         await interaction.followup.send(
-            embed=ui.final_embed(rec, state, "scorepad.png" if files else None),
+            embed=ui.final_embed(rec, state, "scorepad.png" if files else None, tr),
             files=files,
             ephemeral=True,
         )
@@ -283,22 +287,24 @@ class InfoCog(AdaCog, name="Info"):
     async def games_cmd(self, interaction: discord.Interaction[Any]) -> None:
         """The open games of this server, with their threads and players."""
         await defer(interaction)
+        tr = await self.lang_of(interaction)
         recs = await self.store.games_in_guild(interaction.guild_id or 0)
         if not recs:
-            await say(interaction, "No open games here. Create one with `/ada new`.")
+            await say(interaction, tr._("No open games here. Create one with `/ada new`."))
             return
         lines = []
         for g in recs[-20:]:
-            seats = ", ".join(ui.seat_name(s) for s in (g.seats_in_turn_order or list(g.seats)))
+            order = g.seats_in_turn_order or list(g.seats)
+            seats = ", ".join(ui.seat_name(s, tr) for s in order) or tr._("no seats")
             where = f"<#{g.thread_id}>" if g.thread_id else f"<#{g.channel_id}>"
-            lines.append(f"#{g.id} · {g.status} · {where} · {seats or 'no seats'}")
+            lines.append(f"#{g.id} · {tr.p_('status', g.status)} · {where} · {seats}")
         await say(interaction, "\n".join(lines))
 
     @app_commands.command(name="help", description="How to play Ada's Dream with this bot.")
     @friendly
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """How to play with this bot."""
-        await say(interaction, HELP_TEXT)
+        await say(interaction, (await self.lang_of(interaction))._(HELP_TEXT))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,10 +11,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.service import Oops, PublishError
 from cogs.text import clean_name
+from i18n import N_, Lang
 from store import GameRecord, LobbyError
 
 log = logging.getLogger(__name__)
@@ -22,14 +24,15 @@ log = logging.getLogger(__name__)
 AI_NAMES = ["Babbage", "Somerville", "Herschel", "De Morgan"]
 MAX_OPEN_LOBBIES_PER_MEMBER = 3  # default: games a member created that have not started yet
 MAX_GAMES_PER_SERVER = 100  # default: lobbies and games being played, in one server
-NEEDED_PERMISSIONS = (
-    "view_channel",
-    "send_messages",
-    "create_public_threads",
-    "send_messages_in_threads",
-    "embed_links",
-    "attach_files",
-)
+NEEDED_PERMISSIONS = {
+    "view_channel": N_("View Channels"),
+    "send_messages": N_("Send Messages"),
+    "create_public_threads": N_("Create Public Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+}
+LANGUAGE_CHOICES = [app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES]
 
 
 def known_policies() -> list[str]:
@@ -42,7 +45,7 @@ def check_policy(policy: str | None) -> str:
     name = (policy or "greedy").strip().lower()
     known = known_policies()
     if name not in known:
-        raise Oops(f"Unknown AI `{name}`: choose one of {', '.join(known)}.")
+        raise Oops("Unknown AI `{name}`: choose one of {known}.", name=name, known=", ".join(known))
     return name
 
 
@@ -65,10 +68,12 @@ class LobbyCog(AdaCog, name="Lobby"):
         msg = await self.store.latest_message(rec.id, "lobby")
         if msg is None:
             return
+        tr = self.game_lang(rec)
         try:
             channel = await self.games.channel(msg.channel_id)
             await channel.get_partial_message(msg.message_id).edit(
-                embed=ui.lobby_embed(rec), view=ui.lobby_view(rec.id, open_=rec.status == "lobby")
+                embed=ui.lobby_embed(rec, tr),
+                view=ui.lobby_view(rec.id, tr, open_=rec.status == "lobby"),
             )
         except discord.HTTPException as exc:
             log.warning("game %s: could not update the lobby message: %s", rec.id, exc)
@@ -90,8 +95,10 @@ class LobbyCog(AdaCog, name="Lobby"):
         reminder_hours="Remind a player after this many hours without a move (default: server setting, 12).",
         standin_hours="After a reminder, hours before an AI stand-in may be asked (default: the reminder delay).",
         join="Take a seat yourself (default: yes).",
+        language="The game's language in its thread (default: the server's).",
     )
     @app_commands.autocomplete(ai_policy=policy_autocomplete)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @friendly
     async def new(
         self,
@@ -102,9 +109,12 @@ class LobbyCog(AdaCog, name="Lobby"):
         reminder_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
         standin_hours: app_commands.Range[float, 1.0, 336.0] | None = None,
         join: bool = True,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         """Create a game: it gets its own thread with a lobby message (Join, Leave, Add AI,
-        Start, Cancel); seat order and the first player are drawn at the start."""
+        Start, Cancel); seat order and the first player are drawn at the start. Its thread
+        speaks ``language``: by default the server's setting, else the server's Discord
+        language."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise Oops(
@@ -112,23 +122,32 @@ class LobbyCog(AdaCog, name="Lobby"):
                 "each game gets its own thread there."
             )
         if ai + (1 if join else 0) > players:
-            raise Oops(f"{players} seats can't hold {ai} AI players and you.")
+            raise Oops(
+                "{players} seats can't hold {ai} AI players and you.", players=players, ai=ai
+            )
         policy = check_policy(ai_policy) if ai else None
         assert interaction.guild is not None
         perms = channel.permissions_for(interaction.guild.me)
         missing = [p for p in NEEDED_PERMISSIONS if not getattr(perms, p)]
         if missing:
+            tr = await self.lang_of(interaction)
             raise Oops(
-                "I can't run a game in this channel: I need the permissions "
-                + ", ".join(p.replace("_", " ").title() for p in missing)
-                + "."
+                "I can't run a game in this channel: I need the permissions {permissions}.",
+                permissions=", ".join(tr._(NEEDED_PERMISSIONS[p]) for p in missing),
             )
         await defer(interaction)  # privately: a refusal is for the asker only
         async with self.creating[interaction.guild_id or 0]:  # one check-and-create at a time
             await self.check_limits(interaction)
+            code = language.value if language else await self.server_language(interaction)
             await self.create(
-                interaction, channel, players, ai, policy, reminder_hours, standin_hours, join
+                interaction, channel, players, ai, policy, reminder_hours, standin_hours, join, code
             )
+
+    async def server_language(self, interaction: discord.Interaction[Any]) -> str:
+        """A new game's language by default: the server's setting (``/ada-admin settings``),
+        else the server's Discord language (its community's preferred locale)."""
+        settings = await self.store.guild_settings(interaction.guild_id or 0)
+        return i18n.code_of(settings.language or interaction.guild_locale)
 
     async def check_limits(self, interaction: discord.Interaction[Any]) -> None:
         """A member may hold a few open lobbies, a server a fair number of games (the server's
@@ -145,13 +164,16 @@ class LobbyCog(AdaCog, name="Lobby"):
         if len(mine) >= max_lobbies:
             links = ", ".join(f"<#{g.thread_id}>" for g in mine if g.thread_id)
             raise Oops(
-                f"You already have {len(mine)} games waiting for players ({links}): start or "
-                "cancel one of them before creating another."
+                "You already have {n} games waiting for players ({links}): start or "
+                "cancel one of them before creating another.",
+                n=len(mine),
+                links=links,
             )
         if len(await self.store.games_in_guild(guild_id)) >= max_games:
             raise Oops(
-                f"This server already has {max_games} games set up or being played: "
-                "finish or cancel some before creating more."
+                "This server already has {n} games set up or being played: "
+                "finish or cancel some before creating more.",
+                n=max_games,
             )
 
     async def create(
@@ -164,9 +186,11 @@ class LobbyCog(AdaCog, name="Lobby"):
         reminder_hours: float | None,
         standin_hours: float | None,
         join: bool,
+        language: str = "en",
     ) -> None:
         now = self.games.now()
-        options: dict[str, Any] = {"players": players}
+        options: dict[str, Any] = {"players": players, "language": language}
+        tr = i18n.get(language)  # the game's thread and what is said in public about it
         if reminder_hours:
             options["reminder_hours"] = float(reminder_hours)
         if standin_hours:
@@ -182,7 +206,9 @@ class LobbyCog(AdaCog, name="Lobby"):
             )
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id, now=now)
-            raise Oops(f"I couldn't create the game's thread here ({exc.text or exc}).") from exc
+            raise Oops(
+                "I couldn't create the game's thread here ({why}).", why=exc.text or exc
+            ) from exc
         await self.store.set_thread(game_id, thread.id, now=now)
         if join:
             await self.store.add_seat(
@@ -197,11 +223,13 @@ class LobbyCog(AdaCog, name="Lobby"):
         try:
             msg = await self.games.retrying(
                 "posting a lobby",
-                lambda: thread.send(embed=ui.lobby_embed(rec), view=ui.lobby_view(game_id)),
+                lambda: thread.send(embed=ui.lobby_embed(rec, tr), view=ui.lobby_view(game_id, tr)),
             )
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id, now=now)
-            raise Oops(f"I couldn't post in the game's thread ({exc.text or exc}).") from exc
+            raise Oops(
+                "I couldn't post in the game's thread ({why}).", why=exc.text or exc
+            ) from exc
         await self.store.record_message(game_id, "lobby", thread.id, msg.id, now=now)
         log.info(
             "game %s created by %s in channel %s (thread %s)",
@@ -212,13 +240,25 @@ class LobbyCog(AdaCog, name="Lobby"):
         )
         try:
             await channel.send(
-                f"{interaction.user.mention} created **Ada's Dream game #{game_id}** "
-                f"for {players} players: join it in {thread.mention}.",
+                tr.n_(
+                    "{user} created **Ada's Dream game #{id}** for {n} player: join it in "
+                    "{thread}.",
+                    "{user} created **Ada's Dream game #{id}** for {n} players: join it in "
+                    "{thread}.",
+                    players,
+                    user=interaction.user.mention,
+                    id=game_id,
+                    thread=thread.mention,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
             log.warning("game %s: could not announce it in the channel: %s", game_id, exc)
-        await say(interaction, f"Game #{game_id} is set up in {thread.mention}.")
+        mine = await self.lang_of(interaction)
+        await say(
+            interaction,
+            mine._("Game #{id} is set up in {thread}.", id=game_id, thread=thread.mention),
+        )
 
     async def join_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> GameRecord:
         await self.store.add_seat(
@@ -240,13 +280,22 @@ class LobbyCog(AdaCog, name="Lobby"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("lobby",))
         rec = await self.join_game(interaction, rec)
-        await say(interaction, f"You joined game #{rec.id} ({len(rec.seats)} seated).")
+        await say(interaction, self.joined(await self.lang_of(interaction), rec))
+
+    @staticmethod
+    def joined(tr: Lang, rec: GameRecord) -> str:
+        return tr.n_(
+            "You joined game #{id} ({n} seated).",
+            "You joined game #{id} ({n} seated).",
+            len(rec.seats),
+            id=rec.id,
+        )
 
     async def leave_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
         if not await self.store.remove_seat(
             rec.id, user_id=interaction.user.id, now=self.games.now()
         ):
-            raise Oops(f"You're not seated in game #{rec.id}.")
+            raise Oops("You're not seated in game #{id}.", id=rec.id)
         await self.refresh_lobby(await self.store.get_game(rec.id))
 
     @app_commands.command(
@@ -260,7 +309,9 @@ class LobbyCog(AdaCog, name="Lobby"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("lobby",))
         await self.leave_game(interaction, rec)
-        await say(interaction, f"You left game #{rec.id}.")
+        await say(
+            interaction, (await self.lang_of(interaction))._("You left game #{id}.", id=rec.id)
+        )
 
     @app_commands.command(
         name="addai", description="Add a computer player to a game that hasn't started."
@@ -284,7 +335,8 @@ class LobbyCog(AdaCog, name="Lobby"):
             raise Oops("Only the game's creator or a server admin can add AI players.")
         await self.add_ai(rec, check_policy(policy))
         await self.refresh_lobby(await self.store.get_game(rec.id))
-        await say(interaction, f"Added an AI player to game #{rec.id}.")
+        tr = await self.lang_of(interaction)
+        await say(interaction, tr._("Added an AI player to game #{id}.", id=rec.id))
 
     async def start_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
         if not await self.is_admin(interaction, rec):
@@ -296,18 +348,24 @@ class LobbyCog(AdaCog, name="Lobby"):
             state = await self.store.start_game(rec.id, seed, now=self.games.now())
             rec = await self.store.get_game(rec.id)
             await self.refresh_lobby(rec)
-            order = ", ".join(ui.mention_of(s) for s in rec.seats_in_turn_order)
+            tr = self.game_lang(rec)
+            order = ", ".join(ui.mention_of(s, tr) for s in rec.seats_in_turn_order)
             log.info("game %s started (seed %s)", rec.id, seed)
             await self.games.announce(
-                rec, f"**Game #{rec.id} starts!** Seat order (drawn): {order}."
+                rec,
+                tr._("**Game #{id} starts!** Seat order (drawn): {order}.", id=rec.id, order=order),
             )
             try:
                 await self.games.after_change(rec, None, state, 0)
             except PublishError as exc:
                 self.games.stale.add(rec.id)
+                mine = await self.lang_of(interaction)
                 await say(
                     interaction,
-                    f"The game started, but I couldn't post the turn ({exc}). Use `/ada refresh`.",
+                    mine._(
+                        "The game started, but I couldn't post the turn ({why}). Use `/ada refresh`.",
+                        why=exc,
+                    ),
                 )
 
     @app_commands.command(
@@ -321,7 +379,9 @@ class LobbyCog(AdaCog, name="Lobby"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("lobby",))
         await self.start_game(interaction, rec)
-        await say(interaction, f"Game #{rec.id} started.")
+        await say(
+            interaction, (await self.lang_of(interaction))._("Game #{id} started.", id=rec.id)
+        )
 
     async def cancel_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
         if not await self.is_admin(interaction, rec):
@@ -332,12 +392,16 @@ class LobbyCog(AdaCog, name="Lobby"):
             rec = await self.store.get_game(rec.id)
             await self.refresh_lobby(rec)
             turn = await self.store.latest_message(rec.id, "turn")
+            tr = self.game_lang(rec)
             if turn is not None:
                 await self.games.retire(
-                    rec, turn.channel_id, turn.message_id, "-# This game was cancelled."
+                    rec, turn.channel_id, turn.message_id, tr._("-# This game was cancelled.")
                 )
             await self.games.announce(
-                rec, f"Game #{rec.id} was cancelled by {interaction.user.mention}."
+                rec,
+                tr._(
+                    "Game #{id} was cancelled by {user}.", id=rec.id, user=interaction.user.mention
+                ),
             )
             log.info("game %s cancelled by %s", rec.id, interaction.user.id)
 
@@ -352,7 +416,9 @@ class LobbyCog(AdaCog, name="Lobby"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("lobby", "active"))
         await self.cancel_game(interaction, rec)
-        await say(interaction, f"Game #{rec.id} is cancelled.")
+        await say(
+            interaction, (await self.lang_of(interaction))._("Game #{id} is cancelled.", id=rec.id)
+        )
 
     @app_commands.command(
         name="delay", description="Set a lobby's reminder delay (creator or admin)."
@@ -378,7 +444,15 @@ class LobbyCog(AdaCog, name="Lobby"):
             rec.id, {**rec.options, "reminder_hours": float(hours)}, now=self.games.now()
         )
         await self.refresh_lobby(await self.store.get_game(rec.id))
-        await say(interaction, f"Game #{rec.id}: reminders after {hours:g} h without a move.")
+        tr = await self.lang_of(interaction)
+        await say(
+            interaction,
+            tr._(
+                "Game #{id}: reminders after {hours} h without a move.",
+                id=rec.id,
+                hours=tr.num(hours),
+            ),
+        )
 
     async def on_lobby_button(
         self, interaction: discord.Interaction[Any], action: str, game: int
@@ -390,28 +464,29 @@ class LobbyCog(AdaCog, name="Lobby"):
             await self.check_place(interaction, rec)
             if action != "cancel" and rec.status != "lobby":
                 raise LobbyError(
-                    "This game has already started."
+                    N_("This game has already started.")
                     if rec.status == "active"
-                    else "This game is no longer open."
+                    else N_("This game is no longer open.")
                 )
+            tr = await self.lang_of(interaction)
             if action == "join":
                 rec = await self.join_game(interaction, rec)
-                await say(interaction, f"You joined game #{game} ({len(rec.seats)} seated).")
+                await say(interaction, self.joined(tr, rec))
             elif action == "leave":
                 await self.leave_game(interaction, rec)
-                await say(interaction, f"You left game #{game}.")
+                await say(interaction, tr._("You left game #{id}.", id=game))
             elif action == "ai":
                 if not await self.is_admin(interaction, rec):
                     raise Oops("Only the game's creator or a server admin can add AI players.")
                 await self.add_ai(rec, "greedy")
                 await self.refresh_lobby(await self.store.get_game(game))
-                await say(interaction, "Added an AI player.")
+                await say(interaction, tr._("Added an AI player."))
             elif action == "start":
                 await self.start_game(interaction, rec)
-                await say(interaction, f"Game #{game} started.")
+                await say(interaction, tr._("Game #{id} started.", id=game))
             elif action == "cancel":
                 await self.cancel_game(interaction, rec)
-                await say(interaction, f"Game #{game} is cancelled.")
+                await say(interaction, tr._("Game #{id} is cancelled.", id=game))
 
         await self.guard(interaction, run())
 

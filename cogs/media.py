@@ -9,6 +9,7 @@ viewer can appear in the picture.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -23,21 +24,21 @@ log = logging.getLogger(__name__)
 CACHE_SIZE = 96  # a few images per game for the games moving at once
 
 
-def board_png(state: GameState, viewer: int | None = None) -> bytes:
-    return render.board_png(state, viewer=viewer)
+def board_png(state: GameState, viewer: int | None = None, *, lang: str = "en") -> bytes:
+    return render.board_png(state, viewer=viewer, lang=lang)
 
 
-def mill_png(state: GameState, seat: int, viewer: int | None = None) -> bytes:
-    return render.mill_png(state, seat, viewer=viewer)
+def mill_png(state: GameState, seat: int, viewer: int | None = None, *, lang: str = "en") -> bytes:
+    return render.mill_png(state, seat, viewer=viewer, lang=lang)
 
 
-def focus_png(state: GameState, viewer: int | None = None) -> bytes:
+def focus_png(state: GameState, viewer: int | None = None, *, lang: str = "en") -> bytes:
     """The picture of what the current decision is about."""
-    return render.focus_png(state, viewer=viewer)
+    return render.focus_png(state, viewer=viewer, lang=lang)
 
 
-def scorepad_png(state: GameState) -> bytes:
-    return render.scorepad_png(state)
+def scorepad_png(state: GameState, *, lang: str = "en") -> bytes:
+    return render.scorepad_png(state, lang=lang)
 
 
 IMAGE_NAMES = ("board", "mill", "focus", "scorepad")
@@ -64,15 +65,18 @@ class Images:
         self._slots = asyncio.Semaphore(slots)
         self.rendered = 0
 
-    async def get(self, name: str, state: GameState, *args: Any) -> Image | None:
-        """The image ``name`` for ``state`` (None when images are switched off)."""
+    async def get(self, name: str, state: GameState, *args: Any, lang: str = "en") -> Image | None:
+        """The image ``name`` for ``state``, its words in language ``lang`` (None when images
+        are switched off)."""
         if not self.enabled:
             return None
-        key = f"{name}-{image_key(name, state, *args)}"
+        key = f"{name}-{lang}-{image_key(name, state, *args)}"
         data = self._cache.get(key)
         if data is None:
             renderer = globals()[f"{name}_png"]  # looked up per call, so tests can wrap it
-            data = await render_off_loop(renderer, state, *args, slots=self._slots)
+            data = await render_off_loop(
+                functools.partial(renderer, lang=lang), state, *args, slots=self._slots
+            )
             if data is None:
                 return Image(key, None, f"{name}.png")
             self.rendered += 1

@@ -21,6 +21,8 @@ from cogs.base import AdaCog, defer, friendly, say
 from cogs.service import Oops, Played
 from cogs.text import one_line
 from engine import GameState, IllegalChoice
+from i18n import Lang
+from i18n import game as words
 from store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -28,9 +30,11 @@ log = logging.getLogger(__name__)
 REFRESH_GAP = timedelta(minutes=5)
 
 
-def parse_choice(text: str, state: GameState, seq: int) -> tuple[int | None, int]:
+def parse_choice(
+    text: str, state: GameState, seq: int, tr: Lang | None = None
+) -> tuple[int | None, int]:
     """(seq the choice was offered at, index) from an autocomplete value ("#seq:idx"), a number,
-    a choice id or a label. Raises IllegalChoice."""
+    a choice id or a label (in English or in the language ``tr``). Raises IllegalChoice."""
     dec = state.decision
     assert dec is not None
     m = re.fullmatch(r"#(\d+):(\d+)", text.strip())
@@ -39,10 +43,14 @@ def parse_choice(text: str, state: GameState, seq: int) -> tuple[int | None, int
     t = text.strip().lower()
     if t.isdigit() and 1 <= int(t) <= len(dec.choices):
         return seq, int(t) - 1
+    said = words.labels(tr, state, dec) if tr is not None else [c.label for c in dec.choices]
     for i, c in enumerate(dec.choices):
-        if c.id.lower() == t or c.label.lower() == t or f"{i + 1}. {c.label}".lower() == t:
-            return seq, i
-    matches = [i for i, c in enumerate(dec.choices) if t and t in c.label.lower()]
+        for label in {c.label, said[i]}:
+            if c.id.lower() == t or label.lower() == t or f"{i + 1}. {label}".lower() == t:
+                return seq, i
+    matches = [
+        i for i, c in enumerate(dec.choices) if t and (t in c.label.lower() or t in said[i].lower())
+    ]
     if len(matches) == 1:
         return seq, matches[0]
     raise IllegalChoice(text)
@@ -92,29 +100,37 @@ class PlayCog(AdaCog, name="Play"):
     ) -> None:
         """The clicking player's private follow-up: their next decision about their hand (at
         once, no "Show my choices" click), or that the private step is done."""
+        tr = await self.lang_of(interaction)
+        done = played.label(tr) or None
         if not played.shown:
             await say(
                 interaction,
-                f"Your move **{one_line(played.label, 200)}** counted, but I couldn't update the "
-                "game thread. It will show again with the next move, or use `/ada refresh`.",
+                tr._(
+                    "Your move **{move}** counted, but I couldn't update the game thread. It "
+                    "will show again with the next move, or use `/ada refresh`.",
+                    move=one_line(done or tr._("undo"), 200),
+                ),
             )
         state = played.new
         dec = state.decision
         seat = rec.seat_of(interaction.user.id)
         seq = len(state.history)
-        done = None if played.label == "undo" else played.label
         try:
             if dec is not None and dec.player == seat and dec.private and seat is not None:
-                view = ui.private_layout(rec, state, seq, seat, done=done)
+                view = ui.private_layout(rec, state, seq, seat, tr, done=done)
                 if from_private:
                     await interaction.edit_original_response(view=view)
                 else:
                     await interaction.followup.send(view=view, ephemeral=True)
             elif from_private:
                 link = await self.games.current_link(rec)
-                head = f"✅ You chose: {one_line(done, 300)}\n" if done else ""
+                head = (
+                    tr._("✅ You chose: {choice}", choice=one_line(done, 300)) + "\n"
+                    if done
+                    else ""
+                )
                 await interaction.edit_original_response(
-                    view=ui.text_layout(f"{head}The game continues: {link}")
+                    view=ui.text_layout(head + tr._("The game continues: {link}", link=link))
                 )
         except discord.HTTPException:
             pass  # the move counted; the public message shows the game
@@ -148,10 +164,13 @@ class PlayCog(AdaCog, name="Play"):
             await self.check_place(interaction, rec)
             state, current, seat = await self.games.check_turn(interaction.user.id, rec, seq)
             if from_private:
-                view = ui.private_layout(rec, state, current, seat, group=group)
-            else:
+                tr = await self.lang_of(interaction)
+                view = ui.private_layout(rec, state, current, seat, tr, group=group)
+            else:  # the public turn message: in the game's language
                 image = message.attachments[0].filename if message and message.attachments else None
-                view = ui.turn_layout(rec, state, current, image=image, group=group)
+                view = ui.turn_layout(
+                    rec, state, current, image=image, tr=self.game_lang(rec), group=group
+                )
             await interaction.edit_original_response(view=view)
 
         await self.guard(interaction, run())
@@ -163,8 +182,9 @@ class PlayCog(AdaCog, name="Play"):
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
             state, current, seat = await self.games.check_turn(interaction.user.id, rec, seq)
+            tr = await self.lang_of(interaction)
             await interaction.followup.send(
-                view=ui.private_layout(rec, state, current, seat), ephemeral=True
+                view=ui.private_layout(rec, state, current, seat, tr), ephemeral=True
             )
 
         await self.guard(interaction, run())
@@ -192,7 +212,9 @@ class PlayCog(AdaCog, name="Play"):
             async with self.games.locks[game]:
                 state, current = await self.store.load_state(game)
                 await self.games.publish_turn(rec, state, current, how="again", ping=False)
-            await say(interaction, f"Here is the turn again: {await self.games.current_link(rec)}")
+            tr = await self.lang_of(interaction)
+            link = await self.games.current_link(rec)
+            await say(interaction, tr._("Here is the turn again: {link}", link=link))
 
         await self.guard(interaction, run())
 
@@ -212,18 +234,16 @@ class PlayCog(AdaCog, name="Play"):
         seat = rec.seat_of(interaction.user.id)
         if dec is None:
             return []
+        tr = await self.lang_of(interaction)
         if dec.player != seat:
-            who = ui.seat_name(rec.seat_at(dec.player))
-            return [
-                app_commands.Choice(
-                    name=one_line(f"It's not your turn (waiting for {who})", 100), value="-"
-                )
-            ]
-        words = current.lower().split()
+            who = ui.seat_name(rec.seat_at(dec.player), tr)
+            text = tr._("It's not your turn (waiting for {name})", name=who)
+            return [app_commands.Choice(name=one_line(text, 100), value="-")]
+        typed = current.lower().split()
         out = []
-        for i, c in enumerate(dec.choices):
-            label = f"{i + 1}. {c.label}"
-            if all(w in label.lower() for w in words):
+        for i, said in enumerate(words.labels(tr, state, dec)):
+            label = f"{i + 1}. {said}"
+            if all(w in label.lower() for w in typed):
                 out.append(app_commands.Choice(name=one_line(label, 100), value=f"#{seq}:{i}"))
         return out[:25]
 
@@ -243,24 +263,26 @@ class PlayCog(AdaCog, name="Play"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("active",))
         state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
-        offered, idx = parse_choice(choice, state, seq)
+        tr = await self.lang_of(interaction)
+        offered, idx = parse_choice(choice, state, seq, tr)
         played = await self.games.play(interaction.user.id, rec, offered, idx=idx)
         if not played.shown:
             await self.tell_player(interaction, rec, played, from_private=False)
             return
         dec = played.new.decision
         seat = rec.seat_of(interaction.user.id)
-        text = f"✅ Played: {one_line(played.label, 300)}"
+        done = played.label(tr)
+        text = tr._("✅ Played: {choice}", choice=one_line(done, 300))
         if dec is not None and dec.player == seat and seat is not None:
             if dec.private:
                 await interaction.followup.send(
                     view=ui.private_layout(
-                        rec, played.new, len(played.new.history), seat, done=played.label
+                        rec, played.new, len(played.new.history), seat, tr, done=done
                     ),
                     ephemeral=True,
                 )
                 return
-            text += f"\nNext: **{dec.prompt}**"
+            text += "\n" + tr._("Next: **{prompt}**", prompt=words.prompt(tr, dec))
         await say(interaction, text)
 
     @app_commands.command(
@@ -278,7 +300,9 @@ class PlayCog(AdaCog, name="Play"):
         if not played.shown:
             await self.tell_player(interaction, rec, played, from_private=False)
             return
-        await say(interaction, "↩️ Your last move was taken back.")
+        await say(
+            interaction, (await self.lang_of(interaction))._("↩️ Your last move was taken back.")
+        )
 
     @app_commands.command(
         name="refresh", description="Post the current turn message again (players of the game)."
@@ -292,25 +316,28 @@ class PlayCog(AdaCog, name="Play"):
         await defer(interaction)
         rec = await self.game_for(interaction, game, ("active",))
         if rec.seat_of(interaction.user.id) is None:
-            raise Oops(f"Only the players of game #{rec.id} can post its turn again.")
+            raise Oops("Only the players of game #{id} can post its turn again.", id=rec.id)
         now = self.games.now()
         last = self.refreshed.get(rec.id)
         if last is not None and now - last < REFRESH_GAP and rec.id not in self.games.stale:
             minutes = max(1, int((now - last).total_seconds() // 60))
             raise Oops(
-                f"The turn was posted again {minutes} min ago: {await self.games.current_link(rec)}"
+                "The turn was posted again {minutes} min ago: {link}",
+                minutes=minutes,
+                link=await self.games.current_link(rec),
             )
         async with self.games.locks[rec.id]:
             state, seq = await self.store.load_state(rec.id)
             if state.decision is None:
-                raise Oops(f"Game #{rec.id} is over: see `/ada final`.")
+                raise Oops("Game #{id} is over: see `/ada final`.", id=rec.id)
             due = any(
                 r.status == "pending" and r.seq == seq and r.due_at <= now
                 for r in await self.store.reminders(rec.id)
             )
             await self.games.publish_turn(rec, state, seq, how="again", ping=due)
         self.refreshed[rec.id] = now
-        await say(interaction, f"Posted: {await self.games.current_link(rec)}")
+        tr = await self.lang_of(interaction)
+        await say(interaction, tr._("Posted: {link}", link=await self.games.current_link(rec)))
 
 
 async def setup(bot: commands.Bot) -> None:

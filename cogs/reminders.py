@@ -11,7 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+import i18n
 from cogs.base import AdaCog, defer, friendly, say
+from i18n import Lang
 from store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -103,25 +105,36 @@ class RemindersCog(AdaCog, name="Reminders"):
 
     async def left_notice(self, rec: GameRecord, user_id: int) -> None:
         log.info("game %s: user %s has left the server", rec.id, user_id)
+        tr = self.game_lang(rec)
         await self.games.announce(
             rec,
-            f"<@{user_id}> has left the server, and game #{rec.id} is waiting for them. "
-            "The game's creator or a server admin can end it with `/ada cancel`.",
+            tr._(
+                "<@{user}> has left the server, and game #{id} is waiting for them. "
+                "The game's creator or a server admin can end it with `/ada cancel`.",
+                user=user_id,
+                id=rec.id,
+            ),
         )
 
     async def send_reminder(self, rec: GameRecord, user_id: int, attempt: int) -> bool:
         link = await self.games.current_link(rec)
         settings = await self.store.user_settings(user_id)
         mode = settings.ping_mode or "dm"
-        nth = f" (reminder {attempt})" if attempt > 1 else ""
-        text = (
-            f"⏰ Reminder: it's your turn in Ada's Dream game #{rec.id}{nth}: {link}\n"
-            "Switch reminders off with `/ada reminders enabled:False`."
-        )
+
+        def text(tr: Lang) -> str:
+            nth = tr._(" (reminder {n})", n=attempt) if attempt > 1 else ""
+            return tr._(
+                "⏰ Reminder: it's your turn in Ada's Dream game #{id}{nth}: {link}\n"
+                "Switch reminders off with `/ada reminders enabled:False`.",
+                id=rec.id,
+                nth=nth,
+                link=link,
+            )
+
         if mode == "dm":
             try:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(text)
+                await user.send(text(await self.games.dm_lang(rec, user_id)))
                 log.info("game %s: reminded user %s by DM", rec.id, user_id)
                 return True
             except discord.HTTPException as exc:
@@ -131,7 +144,7 @@ class RemindersCog(AdaCog, name="Reminders"):
         try:
             channel = await self.games.channel(rec.thread_id or rec.channel_id)
             await channel.send(
-                f"<@{user_id}> {text}",
+                f"<@{user_id}> {text(self.game_lang(rec))}",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
             log.info("game %s: reminded user %s in the thread", rec.id, user_id)
@@ -174,15 +187,45 @@ class RemindersCog(AdaCog, name="Reminders"):
         if not enabled:
             for g in await self.store.games_for_user(interaction.user.id, ("active",)):
                 await self.store.cancel_reminders(g.id, interaction.user.id)
-        await say(
-            interaction,
-            "Reminders are "
-            + ("on" if enabled else "off")
-            + " for you"
-            + (f", by {via.name}" if via else "")
-            + (f", after {hours:g} h" if hours else "")
-            + ".",
+        tr = await self.lang_of(interaction)
+        parts = [tr._("Reminders are on for you") if enabled else tr._("Reminders are off for you")]
+        if via is not None:
+            parts.append(tr._("by DM") if via.value == "dm" else tr._("in the thread"))
+        if hours:
+            parts.append(tr._("after {hours} h", hours=tr.num(hours)))
+        await say(interaction, tr._(", ").join(parts) + tr._("."))
+
+    @app_commands.command(
+        name="language",
+        description="The language of your private answers and DMs from the bot.",
+    )
+    @app_commands.describe(
+        language="A language, or your Discord app's language (the default).",
+    )
+    @app_commands.choices(
+        language=[
+            *(app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES),
+            app_commands.Choice(name="Follow my Discord language", value="discord"),
+        ]
+    )
+    @friendly
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        """Your own language for what the bot says only to you (private answers, DMs and the
+        pictures in them). Public messages in a game's thread stay in the game's language."""
+        await defer(interaction)
+        chosen = None if language.value == "discord" else language.value
+        await self.store.set_user_settings(
+            interaction.user.id, language=chosen, now=self.games.now()
         )
+        self.games.forget_language(interaction.user.id)
+        tr = await self.lang_of(interaction)
+        if chosen is None:
+            text = tr._("I'll answer you in your Discord app's language.")
+        else:
+            text = tr._("I'll answer you in {language}.", language=i18n.NAMES[chosen])
+        await say(interaction, text)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import socket
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -28,9 +29,13 @@ from typing import Any
 
 import discord
 
+import i18n
 from cogs import ai_worker, media, ui
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
+from engine.state import Choice
+from i18n import N_, Lang
+from i18n import game as words
 from store import GameRecord, NotYourTurn, StaleMove, Store
 
 log = logging.getLogger(__name__)
@@ -38,10 +43,20 @@ log = logging.getLogger(__name__)
 POST_ATTEMPTS = 3
 AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
+LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
 
 
 class Oops(Exception):
-    """A user-facing problem: its text is answered privately."""
+    """A user-facing problem, answered privately in the asker's language: an English message
+    (a catalog id) and its fields. ``str()`` is the English text."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        self.template = message
+        self.fields = fields
+        super().__init__(message.format(**fields) if fields else message)
+
+    def said(self, tr: Lang) -> str:
+        return tr._(self.template, **self.fields)
 
 
 class PublishError(Exception):
@@ -66,33 +81,50 @@ class Shown:
 class Played:
     old: GameState
     new: GameState
-    label: str
+    choice: Choice | None  # the choice made (None: an undo)
     shown: bool  # the thread shows the new state (False: saved, but the message update failed)
+
+    def label(self, tr: Lang) -> str:
+        """The choice made, in a language (as offered in ``old``)."""
+        if self.choice is None:
+            return ""
+        dec = self.old.decision
+        assert dec is not None
+        return words.label(tr, self.old, dec, self.choice)
 
 
 STATUS_TEXT = {
-    "lobby": "Game #{id} hasn't started yet.",
-    "finished": "Game #{id} is over: see `/ada final`.",
-    "cancelled": "Game #{id} was cancelled.",
-    "broken": (
+    "lobby": N_("Game #{id} hasn't started yet."),
+    "finished": N_("Game #{id} is over: see `/ada final`."),
+    "cancelled": N_("Game #{id} was cancelled."),
+    "broken": N_(
         "Game #{id}'s saved data is damaged, so it is paused. A server admin can run "
         "`./scripts/run check-db` on the bot's host."
     ),
 }
 
 
-def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> str | None:
+def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> Oops | None:
     """Why a command for games in ``wanted`` states can't be used on ``rec`` now (or None)."""
     if rec.status in wanted:
         return None
     if rec.status == "active":
         if wanted == ("finished",):
-            return (
-                f"Game #{rec.id} is still being played: the scorepad comes at the end. "
-                "`/ada score` shows the score so far."
+            return Oops(
+                "Game #{id} is still being played: the scorepad comes at the end. "
+                "`/ada score` shows the score so far.",
+                id=rec.id,
             )
-        return f"Game #{rec.id} has already started."
-    return STATUS_TEXT.get(rec.status, "Game #{id} isn't being played right now.").format(id=rec.id)
+        return Oops("Game #{id} has already started.", id=rec.id)
+    return Oops(
+        STATUS_TEXT.get(rec.status, N_("Game #{id} isn't being played right now.")), id=rec.id
+    )
+
+
+def game_lang(rec: GameRecord) -> Lang:
+    """The language of a game's thread: chosen when it was created (games from before there
+    was a choice are in English)."""
+    return i18n.get(rec.options.get("language") or "en")
 
 
 class GameService:
@@ -107,11 +139,32 @@ class GameService:
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
         self._ai_pool: ProcessPoolExecutor | None = None
+        self._languages: dict[int, tuple[str | None, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
 
     def now(self) -> Any:
         return self.cfg.now()
+
+    async def user_language(self, user_id: int) -> str | None:
+        """A member's own language setting (None: follow their Discord client), kept a few
+        minutes in memory: every private answer asks."""
+        now = time.monotonic()
+        kept = self._languages.get(user_id)
+        if kept is not None and now - kept[1] < LANGUAGE_TTL:
+            return kept[0]
+        chosen = (await self.store.user_settings(user_id)).language
+        self._languages[user_id] = (chosen, now)
+        return chosen
+
+    def forget_language(self, user_id: int) -> None:
+        self._languages.pop(user_id, None)
+
+    async def dm_lang(self, rec: GameRecord, user_id: int) -> Lang:
+        """The language of a direct message about a game: the member's own setting, else the
+        game's (a DM has no Discord client language to follow)."""
+        chosen = await self.user_language(user_id)
+        return i18n.get(chosen) if chosen else game_lang(rec)
 
     # ------------------------------------------------------------------ Discord plumbing
 
@@ -169,11 +222,12 @@ class GameService:
         assert how in ("edit", "pass", "again")
         dec = state.decision
         assert dec is not None
-        image = await self.images.get("focus", state, None)
+        tr = game_lang(rec)
+        image = await self.images.get("focus", state, None, lang=tr.code)
         prev = await self.store.latest_message(rec.id, "turn")
         shown = self.shown.get(rec.id)
         layout = ui.turn_layout(
-            rec, state, seq, image=image and image.data and image.filename, note=note
+            rec, state, seq, image=image and image.data and image.filename, tr=tr, note=note
         )
         seat = rec.seat_at(dec.player)
         pinged = seat is not None and not seat.is_ai and seat.user_id is not None and ping
@@ -219,7 +273,10 @@ class GameService:
                 await self.shrink(rec, state, prev.channel_id, prev.message_id)
             elif prev is not None:
                 await self.retire(
-                    rec, prev.channel_id, prev.message_id, "-# This turn is posted again below."
+                    rec,
+                    prev.channel_id,
+                    prev.message_id,
+                    tr._("-# This turn is posted again below."),
                 )
             msg = await self.retrying(
                 f"posting the turn message of game {rec.id}",
@@ -254,8 +311,13 @@ class GameService:
         self, rec: GameRecord, state: GameState, channel_id: int, message_id: int
     ) -> None:
         """An old turn message becomes the record of the turn it was about: one line, no controls."""
+        tr = game_lang(rec)
         turn = ui.finished_turn(state)
-        text = ui.record_text(state, turn) if turn else f"-# Game #{rec.id}: this turn is over."
+        text = (
+            ui.record_text(state, turn, tr)
+            if turn
+            else tr._("-# Game #{id}: this turn is over.", id=rec.id)
+        )
         await self.retire(
             rec, channel_id, message_id, text, ui.seat_colour(turn.seat) if turn else None
         )
@@ -288,16 +350,17 @@ class GameService:
         prev = await self.store.latest_message(rec.id, "turn")
         if prev is not None:
             await self.shrink(rec, state, prev.channel_id, prev.message_id)
-        pad = await self.images.get("scorepad", state)
+        tr = game_lang(rec)
+        pad = await self.images.get("scorepad", state, lang=tr.code)
         data = pad.data if pad else None
-        embed = ui.final_embed(rec, state, "scorepad.png" if data else None)
-        mentions = " ".join(ui.mention_of(s) for s in rec.seats_in_turn_order if not s.is_ai)
+        embed = ui.final_embed(rec, state, "scorepad.png" if data else None, tr)
+        mentions = " ".join(ui.mention_of(s, tr) for s in rec.seats_in_turn_order if not s.is_ai)
         try:
             channel = await self.channel(rec.thread_id or rec.channel_id)
             msg = await self.retrying(
                 f"posting the final scores of game {rec.id}",
                 lambda: channel.send(
-                    content=f"Game over! {mentions}".strip(),
+                    content=tr._("Game over! {mentions}", mentions=mentions).strip(),
                     embed=embed,
                     files=[discord.File(io.BytesIO(data), "scorepad.png")] if data else [],
                 ),
@@ -388,22 +451,22 @@ class GameService:
         """(state, seq, seat) if the user may decide now; raises Oops otherwise."""
         problem = status_problem(rec, ("active",))
         if problem:
-            raise Oops(problem)
+            raise problem
         seat = rec.seat_of(user_id)
         if seat is None:
-            raise Oops(f"You're not playing in game #{rec.id}.")
+            raise Oops("You're not playing in game #{id}.", id=rec.id)
         state, current = await self.store.load_state(rec.id)
         if seq is not None and seq != current:
             raise Oops(
-                "That message is out of date: the game has moved on. "
-                f"The current turn: {await self.current_link(rec)}"
+                "That message is out of date: the game has moved on. The current turn: {link}",
+                link=await self.current_link(rec),
             )
         dec = state.decision
         if dec is None:
-            raise Oops(f"Game #{rec.id} is over: see `/ada final`.")
+            raise Oops("Game #{id} is over: see `/ada final`.", id=rec.id)
         if dec.player != seat:
             waiting = rec.seat_at(dec.player)
-            raise Oops(f"It's not your turn: waiting for {ui.seat_name(waiting)}.")
+            raise Oops("It's not your turn: waiting for {name}.", name=ui.seat_name(waiting))
         return state, current, seat
 
     async def play(
@@ -439,13 +502,13 @@ class GameService:
                 )
             except StaleMove:
                 raise Oops(
-                    "That was already played (double click?). The current turn: "
-                    f"{await self.current_link(rec)}"
+                    "That was already played (double click?). The current turn: {link}",
+                    link=await self.current_link(rec),
                 ) from None
             except NotYourTurn:
                 raise Oops("It's not your turn.") from None
             shown = await self._after_commit(rec, state, new, current + 1)
-            return Played(state, new, choice.label, shown)
+            return Played(state, new, choice, shown)
 
     async def _after_commit(
         self, rec: GameRecord, old: GameState, new: GameState, seq: int, note: str | None = None
@@ -477,9 +540,9 @@ class GameService:
             except StaleMove:
                 raise Oops("That was already done (double click?).") from None
             shown = await self._after_commit(
-                rec, state, new, current - 1, note="The last move was taken back."
+                rec, state, new, current - 1, note=N_("The last move was taken back.")
             )
-            return Played(state, new, "undo", shown)
+            return Played(state, new, None, shown)
 
     # ------------------------------------------------------------------ reminders (planning)
 

@@ -34,6 +34,21 @@ def one_line(text: str, limit: int) -> str:
     return shorten(" ".join(text.split()), limit)
 
 
+def width(text: str) -> int:
+    """Columns the text takes in a monospaced block: wide (East Asian) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def pad(text: str, columns: int, *, right: bool = False, cut: int | None = None) -> str:
+    """``text`` cut to ``cut`` columns, then padded to ``columns`` (left- or right-aligned), as
+    str.ljust/rjust do for narrow characters."""
+    if cut is not None:
+        while width(text) > cut:
+            text = text[:-1]
+    fill = " " * max(0, columns - width(text))
+    return fill + text if right else text + fill
+
+
 def _graphemes(text: str) -> list[str]:
     """User-perceived characters, approximately: a base character with its combining marks,
     variation selectors, skin tones and zero-width-joined parts (enough not to split an emoji)."""

@@ -30,9 +30,13 @@ from dataclasses import dataclass
 
 import discord
 
+import i18n
 from cogs import digest
-from cogs.text import one_line, shorten
+from cogs.text import one_line, pad, shorten
 from engine import Decision, GameState, choices
+from engine.state import Choice
+from i18n import ENGLISH, N_, NP_, Lang
+from i18n import game as words
 from store import GameRecord, SeatRecord
 
 BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in menus
@@ -96,19 +100,20 @@ def cid_lobby(action: str, game: int) -> str:
 # ------------------------------------------------------------------------------- names
 
 
-def seat_name(seat: SeatRecord | None) -> str:
+def seat_name(seat: SeatRecord | None, tr: Lang | None = None) -> str:
     """A seat's name as shown: AI seats marked once (older games stored "Name (AI)")."""
     if seat is None:
         return "?"
-    if seat.is_ai and not seat.name.endswith("(AI)"):
-        return f"{seat.name} (AI)"
+    if seat.is_ai:
+        name = seat.name.removesuffix(" (AI)")
+        return tr._("{name} (AI)", name=name) if tr is not None else f"{name} (AI)"
     return seat.name
 
 
-def mention_of(seat: SeatRecord | None) -> str:
+def mention_of(seat: SeatRecord | None, tr: Lang | None = None) -> str:
     if seat is None:
         return "?"
-    return seat_name(seat) if seat.is_ai or seat.user_id is None else f"<@{seat.user_id}>"
+    return seat_name(seat, tr) if seat.is_ai or seat.user_id is None else f"<@{seat.user_id}>"
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
@@ -121,15 +126,17 @@ def is_private(state: GameState) -> bool:
     return dec is not None and dec.private
 
 
-def hand_text(state: GameState, seat: int) -> str:
+def hand_text(state: GameState, seat: int, tr: Lang) -> str:
     p = state.players[seat]
     if not p.hand:
-        return "Your hand is empty."
+        return tr._("Your hand is empty.")
     lines = []
     for card in p.hand:
         info = state.edition.partner[card]
-        lines.append(f"• **{info['name']}**: {one_line(str(info.get('text', '')), 160)}")
-    return f"Your hand ({len(p.hand)} Partner cards):\n" + "\n".join(lines)
+        text = words.content(tr, "effect", str(info.get("text", "")))
+        lines.append(f"• **{info['name']}**: {one_line(text, 160)}")
+    head = tr.n_("Your hand ({n} Partner card):", "Your hand ({n} Partner cards):", len(p.hand))
+    return head + "\n" + "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------- choice layout
@@ -139,31 +146,46 @@ def hand_text(state: GameState, seat: int) -> str:
 class Group:
     label: str
     indexes: tuple[int, ...]
+    run: bool = False  # a plain run of choices (no area in common), shown as a menu
 
 
-def _group_key(state: GameState, kind: str, choice_id: str, label: str) -> str | None:
+def _group_key(
+    state: GameState, kind: str, choice: Choice, label: str, tr: Lang
+) -> tuple[str, str] | None:
     """The group a choice belongs to, for the decisions that can have many choices (read from
-    the choice's value in the engine's choice format, never from the id's text)."""
-    match choices.parse(kind, choice_id):
+    the choice's value in the engine's choice format, never from the id's text): its key (the
+    same in every language), and its title in the reader's language (``label``: the choice's
+    label in that language)."""
+    match choices.parse(kind, choice.id):
         case (
             choices.WorkshopMove(space=s)
             | choices.CoalAdjust(space=s)
             | choices.WorkshopDie(space=s)
         ):
-            return f"Workshop space {s + 1}"
+            return f"ws{s}", tr._("Workshop space {n}", n=s + 1)
         case choices.StoreAction():
-            return "A Store die for its Action"
-        case choices.ChangePip():
-            return label.split(")")[0] + ")"
+            return "store", tr._("A Store die for its Action")
+        case choices.ChangePip(die=place):
+            p = state.me
+            die = (p.store if place[0] == "s" else p.mill)[int(place[1:])]
+            assert die is not None
+            return place, f"{words.die(tr, die)} ({words.where(tr, place)})"
         case choices.GoTo(city=city) if kind == "travel_move":
-            return f"Travel for £{state.edition.travel_cost[state.me.city][city]}"
+            cost = state.edition.travel_cost[state.me.city][city]
+            return f"cost{cost}", tr._("Travel for £{cost}", cost=cost)
         case choices.LectureSpace(institution=i) | choices.LowerSpace(institution=i):
-            return str(state.edition.institutions[i]["name"])
-    head, sep, _ = label.partition(": ")
-    return head if sep and len(head) <= 40 else None
+            return f"inst{i}", words.institution(tr, state, i)
+    head, found, _ = choice.label.partition(": ")
+    if not found or len(head) > 40:
+        return None
+    for sep in (": ", "："):
+        title, found, _ = label.partition(sep)
+        if found:
+            return head, title
+    return head, label
 
 
-def choice_layout(state: GameState) -> tuple[list[int], list[Group]]:
+def choice_layout(state: GameState, tr: Lang = ENGLISH) -> tuple[list[int], list[Group]]:
     """How the current decision's choices are offered: (indexes shown as buttons, groups).
 
     Up to ``BUTTON_MAX`` choices are buttons. More are grouped (area first, then target) when
@@ -177,42 +199,49 @@ def choice_layout(state: GameState) -> tuple[list[int], list[Group]]:
     if n <= BUTTON_MAX:
         return list(range(n)), []
     direct = [i for i, c in enumerate(dec.choices) if c.id in QUIET]
+    labels = words.labels(tr, state, dec)
     keyed: dict[str, list[int]] = {}
+    titles: dict[str, str] = {}
     for i, c in enumerate(dec.choices):
         if i in direct:
             continue
-        key = _group_key(state, dec.kind, c.id, c.label)
-        if key is None:
+        found = _group_key(state, dec.kind, c, labels[i], tr)
+        if found is None:
             keyed = {}
             break
+        key, title = found
         keyed.setdefault(key, []).append(i)
+        titles.setdefault(key, title)
     if 2 <= len(keyed) <= BUTTON_MAX - len(direct):
         # a group of one is offered as that choice itself: no second click for it
         singles = [v[0] for v in keyed.values() if len(v) == 1]
-        groups = [Group(k, tuple(v)) for k, v in keyed.items() if len(v) > 1]
+        groups = [Group(titles[k], tuple(v)) for k, v in keyed.items() if len(v) > 1]
         return sorted(direct + singles), groups
     runs = [tuple(range(lo, min(n, lo + PER_SELECT))) for lo in range(0, n, PER_SELECT)]
-    return [], [Group(f"Choices {r[0] + 1}–{r[-1] + 1} of {n}", r) for r in runs]
+    return [], [
+        Group(tr._("Choices {a}–{b} of {n}", a=r[0] + 1, b=r[-1] + 1, n=n), r, run=True)
+        for r in runs
+    ]
 
 
 def _choice_button(
-    game: int, seq: int, dec: Decision, i: int
+    game: int, seq: int, dec: Decision, i: int, labels: list[str]
 ) -> discord.ui.Button[discord.ui.LayoutView]:
     c = dec.choices[i]
     quiet = c.id in QUIET
     return discord.ui.Button(
-        label=one_line(f"{i + 1}. {c.label}", 80),
+        label=one_line(f"{i + 1}. {labels[i]}", 80),
         style=discord.ButtonStyle.secondary if quiet else discord.ButtonStyle.primary,
         custom_id=cid_choice(game, seq, i),
     )
 
 
 def _select(
-    game: int, seq: int, dec: Decision, indexes: Sequence[int], placeholder: str
+    game: int, seq: int, labels: list[str], indexes: Sequence[int], placeholder: str
 ) -> discord.ui.Select[discord.ui.LayoutView]:
     options = []
     for i in indexes:
-        label = f"{i + 1}. {' '.join(dec.choices[i].label.split())}"
+        label = f"{i + 1}. {' '.join(labels[i].split())}"
         rest = label[95:] if len(label) > 100 else ""
         options.append(
             discord.SelectOption(
@@ -246,32 +275,33 @@ def _rows(
 
 
 def choice_items(
-    game: int, seq: int, state: GameState, group: int | None = None
+    game: int, seq: int, state: GameState, tr: Lang, group: int | None = None
 ) -> list[discord.ui.Item[discord.ui.LayoutView]]:
     """The components that offer the decision's choices (one group opened, or the overview)."""
     dec = state.decision
     assert dec is not None
-    direct, groups = choice_layout(state)
+    direct, groups = choice_layout(state, tr)
+    labels = words.labels(tr, state, dec)
     items: list[discord.ui.Item[discord.ui.LayoutView]] = []
     if group is not None and 0 <= group < len(groups):
         g = groups[group]
         if len(g.indexes) <= BUTTON_MAX:
-            items += [_choice_button(game, seq, dec, i) for i in g.indexes]
+            items += [_choice_button(game, seq, dec, i, labels) for i in g.indexes]
         else:
             for lo in range(0, len(g.indexes), PER_SELECT):
                 chunk = g.indexes[lo : lo + PER_SELECT]
-                items.append(_select(game, seq, dec, chunk, g.label))
+                items.append(_select(game, seq, labels, chunk, g.label))
         items.append(
             discord.ui.Button(
-                label="◀ All choices",
+                label=tr._("◀ All choices"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=cid_back(game, seq),
             )
         )
         return items
-    items += [_choice_button(game, seq, dec, i) for i in direct]
-    if groups and not direct and all(g.label.startswith("Choices ") for g in groups):
-        items += [_select(game, seq, dec, g.indexes, g.label) for g in groups[:4]]
+    items += [_choice_button(game, seq, dec, i, labels) for i in direct]
+    if groups and not direct and all(g.run for g in groups):
+        items += [_select(game, seq, labels, g.indexes, g.label) for g in groups[:4]]
     else:
         items += [
             discord.ui.Button(
@@ -285,29 +315,29 @@ def choice_items(
 
 
 def control_items(
-    game: int, seq: int, state: GameState, *, private: bool = False
+    game: int, seq: int, state: GameState, tr: Lang, *, private: bool = False
 ) -> list[discord.ui.Item[discord.ui.LayoutView]]:
     items: list[discord.ui.Item[discord.ui.LayoutView]] = []
     if state.can_undo():
         items.append(
             discord.ui.Button(
-                label="Undo", style=discord.ButtonStyle.danger, custom_id=cid_undo(game, seq)
+                label=tr._("Undo"), style=discord.ButtonStyle.danger, custom_id=cid_undo(game, seq)
             )
         )
     if not private:
         items.append(
             discord.ui.Button(
-                label="My hand", style=discord.ButtonStyle.secondary, custom_id=cid_hand(game)
+                label=tr._("My hand"), style=discord.ButtonStyle.secondary, custom_id=cid_hand(game)
             )
         )
         items.append(
             discord.ui.Button(
-                label="My Mill", style=discord.ButtonStyle.secondary, custom_id=cid_mill(game)
+                label=tr._("My Mill"), style=discord.ButtonStyle.secondary, custom_id=cid_mill(game)
             )
         )
         items.append(
             discord.ui.Button(
-                label="Board", style=discord.ButtonStyle.secondary, custom_id=cid_board(game)
+                label=tr._("Board"), style=discord.ButtonStyle.secondary, custom_id=cid_board(game)
             )
         )
     return items
@@ -316,7 +346,7 @@ def control_items(
 # ------------------------------------------------------------------------------- texts
 
 
-def digest_text(state: GameState, seat: int) -> str:
+def digest_text(state: GameState, seat: int, tr: Lang) -> str:
     """What happened since ``seat``'s last turn, one line per turn (the whole interval)."""
     turns = digest.since_last_turn(state, seat)
     if not turns:
@@ -325,18 +355,28 @@ def digest_text(state: GameState, seat: int) -> str:
     limit = TURN_LINE
     while True:
         lines = [
-            f"• **{names[t.seat]}** (round {t.round}): {digest.summary(t, limit)}" for t in turns
+            tr._(
+                "• **{name}** (round {round}): {summary}",
+                name=names[t.seat],
+                round=t.round,
+                summary=digest.summary(t, limit, tr, state),
+            )
+            for t in turns
         ]
-        text = f"**Since {names[seat]}'s last turn**\n" + "\n".join(lines)
+        text = tr._("**Since {name}'s last turn**", name=names[seat]) + "\n" + "\n".join(lines)
         if len(text) <= DIGEST_MAX or limit <= 80:
             return shorten(text, DIGEST_MAX)
         limit -= 40
 
 
-def record_text(state: GameState, turn: digest.Turn) -> str:
+def record_text(state: GameState, turn: digest.Turn, tr: Lang) -> str:
     """An old turn message's one or two lines: what that turn played."""
-    name = state.seat_names[turn.seat]
-    return f"-# Round {turn.round} · **{name}**: {digest.summary(turn, 200)}"
+    return tr._(
+        "-# Round {round} · **{name}**: {summary}",
+        round=turn.round,
+        name=state.seat_names[turn.seat],
+        summary=digest.summary(turn, 200, tr, state),
+    )
 
 
 def finished_turn(state: GameState) -> digest.Turn | None:
@@ -352,20 +392,27 @@ def finished_turn(state: GameState) -> digest.Turn | None:
     return turns[-1] if turns else None
 
 
-def headline(rec: GameRecord, state: GameState) -> str:
+def headline(rec: GameRecord, state: GameState, tr: Lang) -> str:
     dec = state.decision
     assert dec is not None
     seat = rec.seat_at(dec.player)
-    name = seat_name(seat)
-    who = mention_of(seat)
-    title = f"### Game #{rec.id} · round {state.round} · {name}'s turn"
+    name = seat_name(seat, tr)
+    who = mention_of(seat, tr)
+    title = tr._(
+        "### Game #{id} · round {round} · {name}'s turn", id=rec.id, round=state.round, name=name
+    )
     if seat is not None and seat.is_ai:
-        return f"{title}\n{name} is playing…"
+        return title + "\n" + tr._("{name} is playing…", name=name)
     if dec.private:
         return (
-            f"{title}\n{who}: a decision about your hand, shown only to you: **Show my choices**."
+            title
+            + "\n"
+            + tr._(
+                "{who}: a decision about your hand, shown only to you: **Show my choices**.",
+                who=who,
+            )
         )
-    return f"{title}\n{who}: **{dec.prompt}**"
+    return title + "\n" + tr._("{who}: **{prompt}**", who=who, prompt=words.prompt(tr, dec))
 
 
 def seat_colour(seat: int) -> int:
@@ -378,22 +425,25 @@ def turn_layout(
     seq: int,
     *,
     image: str | None,
+    tr: Lang,
     group: int | None = None,
     note: str | None = None,
 ) -> discord.ui.LayoutView:
-    """The public turn message: headline, digest, this turn so far, picture, choices, controls."""
+    """The public turn message (in the game's language ``tr``): headline, digest, this turn so
+    far, picture, choices, controls. ``note``: an English line, said in the language."""
     dec = state.decision
     assert dec is not None
-    parts = [headline(rec, state)]
-    digest_part = digest_text(state, dec.player)
+    texts = [headline(rec, state, tr)]
+    digest_part = digest_text(state, dec.player, tr)
     now = digest.current_turn(state)
-    texts = [parts[0]]
     if digest_part:
         texts.append(digest_part)
     if now is not None:
-        texts.append(f"**This turn so far:** {digest.summary(now, 500)}")
+        texts.append(
+            tr._("**This turn so far:** {summary}", summary=digest.summary(now, 500, tr, state))
+        )
     if note:
-        texts.append(f"_{note}_")
+        texts.append(f"_{tr._(note)}_")
     container = discord.ui.Container(accent_colour=seat_colour(dec.player))
     budget = TEXT_MAX
     for text in texts:
@@ -410,16 +460,16 @@ def turn_layout(
         if dec.private:
             mine: list[discord.ui.Item[discord.ui.LayoutView]] = [
                 discord.ui.Button(
-                    label="Show my choices (private)",
+                    label=tr._("Show my choices (private)"),
                     style=discord.ButtonStyle.success,
                     custom_id=cid_private(rec.id, seq),
                 )
             ]
         else:
-            mine = choice_items(rec.id, seq, state, group)
+            mine = choice_items(rec.id, seq, state, tr, group)
         for row in _rows(mine):
             container.add_item(row)
-    for row in _rows(control_items(rec.id, seq, state)):
+    for row in _rows(control_items(rec.id, seq, state, tr)):
         container.add_item(row)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
@@ -431,20 +481,24 @@ def private_layout(
     state: GameState,
     seq: int,
     seat: int,
+    tr: Lang,
     *,
     done: str | None = None,
     group: int | None = None,
 ) -> discord.ui.LayoutView:
-    """The deciding player's own (ephemeral) message for a decision about their hand."""
+    """The deciding player's own (ephemeral) message for a decision about their hand, in their
+    language ``tr`` (``done``: the label of the choice just made, in that language)."""
     dec = state.decision
     assert dec is not None
-    head = f"✅ You chose: {one_line(done, 300)}\n" if done else ""
+    head = tr._("✅ You chose: {choice}", choice=one_line(done, 300)) + "\n" if done else ""
     container = discord.ui.Container(accent_colour=seat_colour(seat))
+    prompt = words.prompt(tr, dec)
     container.add_item(
-        discord.ui.TextDisplay(f"{head}**{dec.prompt}**\n\n{hand_text(state, seat)}"[:TEXT_MAX])
+        discord.ui.TextDisplay(f"{head}**{prompt}**\n\n{hand_text(state, seat, tr)}"[:TEXT_MAX])
     )
     for row in _rows(
-        choice_items(rec.id, seq, state, group) + control_items(rec.id, seq, state, private=True)
+        choice_items(rec.id, seq, state, tr, group)
+        + control_items(rec.id, seq, state, tr, private=True)
     ):
         container.add_item(row)
     view = discord.ui.LayoutView(timeout=None)
@@ -488,15 +542,15 @@ def empty_view() -> discord.ui.View:
 # ------------------------------------------------------------------------------- lobby and end
 
 
-def lobby_view(game: int, *, open_: bool = True) -> discord.ui.View:
+def lobby_view(game: int, tr: Lang, *, open_: bool = True) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if open_:
         buttons = [
-            ("Join", discord.ButtonStyle.success, "join"),
-            ("Leave", discord.ButtonStyle.secondary, "leave"),
-            ("Add AI", discord.ButtonStyle.secondary, "ai"),
-            ("Start", discord.ButtonStyle.primary, "start"),
-            ("Cancel", discord.ButtonStyle.danger, "cancel"),
+            (tr._("Join"), discord.ButtonStyle.success, "join"),
+            (tr._("Leave"), discord.ButtonStyle.secondary, "leave"),
+            (tr._("Add AI"), discord.ButtonStyle.secondary, "ai"),
+            (tr._("Start"), discord.ButtonStyle.primary, "start"),
+            (tr._("Cancel"), discord.ButtonStyle.danger, "cancel"),
         ]
         for label, style, action in buttons:
             view.add_item(
@@ -505,42 +559,64 @@ def lobby_view(game: int, *, open_: bool = True) -> discord.ui.View:
     return _stopped(view)  # type: ignore[return-value]
 
 
-def seat_label(seat: SeatRecord) -> str:
+def seat_label(seat: SeatRecord, tr: Lang) -> str:
     if seat.is_ai:
-        return f"{seat_name(seat)}" + (f" · {seat.ai_policy}" if seat.ai_policy else "")
+        return seat_name(seat, tr) + (f" · {seat.ai_policy}" if seat.ai_policy else "")
     return f"{seat.name} (<@{seat.user_id}>)"
 
 
-def lobby_embed(rec: GameRecord) -> discord.Embed:
+#: A game's status as /ada games and the game menus say it (context "status").
+STATUS_WORDS = (
+    NP_("status", "lobby"),
+    NP_("status", "active"),
+    NP_("status", "finished"),
+    NP_("status", "cancelled"),
+    NP_("status", "broken"),
+)
+
+LOBBY_STATUS = {
+    "lobby": N_("Waiting for players: **Join**, then the creator presses **Start**."),
+    "active": N_("The game is on: follow the turn messages below."),
+    "finished": N_("This game is over."),
+    "cancelled": N_("This game was cancelled."),
+}
+
+
+def lobby_embed(rec: GameRecord, tr: Lang) -> discord.Embed:
     cap = rec.options.get("players", 4)
-    seats = "\n".join(f"{i + 1}. {seat_label(s)}" for i, s in enumerate(rec.seats)) or "nobody yet"
-    status = {
-        "lobby": "Waiting for players: **Join**, then the creator presses **Start**.",
-        "active": "The game is on: follow the turn messages below.",
-        "finished": "This game is over.",
-        "cancelled": "This game was cancelled.",
-    }.get(rec.status, f"Status: {rec.status}.")
+    seats = "\n".join(f"{i + 1}. {seat_label(s, tr)}" for i, s in enumerate(rec.seats))
+    status = (
+        tr._(LOBBY_STATUS[rec.status])
+        if rec.status in LOBBY_STATUS
+        else tr._("Status: {status}.", status=rec.status)
+    )
     hours = rec.options.get("reminder_hours")
-    details = [f"Created by <@{rec.creator_id}>"]
+    details = [tr._("Created by <@{user}>", user=rec.creator_id)]
     if hours:
-        details.append(f"reminders after {hours:g} h")
+        details.append(tr._("reminders after {hours} h", hours=tr.num(hours)))
     standin = rec.options.get("standin_hours")
     if standin:
-        details.append(f"a stand-in may be asked {standin:g} h after a reminder")
-    details.append("seat order and first player are drawn at the start")
+        details.append(
+            tr._("a stand-in may be asked {hours} h after a reminder", hours=tr.num(standin))
+        )
+    details.append(tr._("seat order and first player are drawn at the start"))
+    language = rec.options.get("language")
+    if language:
+        details.append(tr._("played in {language}", language=i18n.NAMES.get(language, language)))
+    head = tr._("Seats ({n}/{cap}):", n=len(rec.seats), cap=cap)
     embed = discord.Embed(
-        title=f"Ada's Dream — game #{rec.id}",
-        description=f"{status}\nSeats ({len(rec.seats)}/{cap}):\n{seats}\n\n-# "
-        + " · ".join(details),
+        title=tr._("Ada's Dream — game #{id}", id=rec.id),
+        description=f"{status}\n{head}\n{seats or tr._('nobody yet')}\n\n-# " + " · ".join(details),
         colour=0xB9770E,
     )
     return embed
 
 
-def recent_log(state: GameState, lines: int = 12, limit: int = 1000) -> str:
+def recent_log(state: GameState, tr: Lang, lines: int = 12, limit: int = 1000) -> str:
     out: list[str] = []
     size = 0
     for line in reversed(state.log[-lines:]):
+        line = words.log_line(tr, state, line)
         size += len(line) + 3
         if size > limit:
             break
@@ -548,22 +624,31 @@ def recent_log(state: GameState, lines: int = 12, limit: int = 1000) -> str:
     return "\n".join(reversed(out)) or "—"
 
 
-def final_embed(rec: GameRecord, state: GameState, scorepad_file: str | None) -> discord.Embed:
+def score_table(names: list[str], rows: list[tuple[str, list[str]]], tr: Lang) -> str:
+    """A scorepad as a monospaced table: categories down, players across (wide characters take
+    two columns, so Japanese lines up too)."""
+    lines = [pad(tr._("Category"), 18) + "".join(pad(n, 9, right=True, cut=8) for n in names)]
+    for cat, cells in rows:
+        lines.append(
+            pad(words.category(tr, cat), 18, cut=18) + "".join(pad(c, 9, right=True) for c in cells)
+        )
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def final_embed(
+    rec: GameRecord, state: GameState, scorepad_file: str | None, tr: Lang
+) -> discord.Embed:
     from engine.scoring import CATEGORIES
 
     scores = state.final_scores()
     win = state.winner()
     names = state.seat_names
-    header = "Category".ljust(18) + "".join(n[:8].rjust(9) for n in names)
-    rows = [
-        cat[:18].ljust(18) + "".join(str(s[cat]).rjust(9) for s in scores)
-        for cat in [*CATEGORIES, "Total"]
-    ]
-    table = "```\n" + "\n".join([header, *rows]) + "\n```"
+    rows = [(cat, [str(s[cat]) for s in scores]) for cat in [*CATEGORIES, "Total"]]
+    table = score_table(names, rows, tr)
     winner_seat = rec.seat_at(win)
     embed = discord.Embed(
-        title=f"Game #{rec.id} is over — {names[win]} wins!",
-        description=f"Congratulations {mention_of(winner_seat)}!\n{table}",
+        title=tr._("Game #{id} is over — {name} wins!", id=rec.id, name=names[win]),
+        description=tr._("Congratulations {who}!", who=mention_of(winner_seat, tr)) + "\n" + table,
         colour=0xF1C40F,
     )
     if scorepad_file:

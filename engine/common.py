@@ -7,6 +7,7 @@ from typing import Any
 
 from engine import rng
 from engine.choices import Skip
+from engine.sentences import Sentence
 from engine.state import (
     AREA_COLOUR,
     AREAS,
@@ -50,8 +51,9 @@ def _reveal(st: GameState) -> None:
 # ======================================================================================
 
 
-def _say(st: GameState, text: str) -> None:
-    st.log.append(f"{st.me.name}: {text}")
+def _say(st: GameState, sentence: Sentence, **fields: object) -> None:
+    """Log a line of the player in turn: one of the log's sentences (engine.sentences)."""
+    st.log.append(f"{st.me.name}: {sentence.say(**fields)}")
 
 
 def _draw_die(st: GameState) -> str:

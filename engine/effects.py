@@ -3,6 +3,7 @@ are lists of these steps (see engine.edition and engine.vocabulary)."""
 
 from __future__ import annotations
 
+from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import (
     AdjustOwnDie,
@@ -117,7 +118,7 @@ def resolve_gain(st: GameState, step: Step, choice: None) -> None:
             setattr(p, res, getattr(p, res) + step[res])
     gained = {k: v for k, v in step.items() if k in RESOURCES and v}
     if gained:
-        _say(st, f"gains {cost_text(gained)}.")
+        _say(st, S.GAINS, amount=cost_text(gained))
 
 
 def resolve_pay(st: GameState, step: Step, choice: None) -> None:
@@ -153,7 +154,9 @@ def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
     (bonus,) = TopBonus.decode(choice)
     _say(
         st,
-        f"spends {st.edition.innovation_top_spend} Innovation at the top of the track for {st.edition.workshop_bonuses[bonus]['text']}.",
+        S.INNOVATION_TOP,
+        n=st.edition.innovation_top_spend,
+        bonus=st.edition.workshop_bonuses[bonus]["text"],
     )
     push_effect(st, st.edition.workshop_bonuses[bonus]["effect"])
 
@@ -240,19 +243,16 @@ def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
         return  # at the top no more Research is gained on this track
     p.research[track] += 1
     level = p.research[track]
-    _say(st, f"gains 1 Research on {TRACK_NAMES[track]} (now {level}).")
+    _say(st, S.GAINS_RESEARCH, track=TRACK_NAMES[track], level=level)
     if level in st.edition.research_track["breakthroughs"]:
         token = st.edition.breakthrough[st.breakthroughs[track]]
-        _say(st, f"reaches a Breakthrough on {TRACK_NAMES[track]}: {token['text']}.")
+        _say(st, S.BREAKTHROUGH, track=TRACK_NAMES[track], effect=token["text"])
         push_effect(st, token["effect"])
     if level == st.edition.research_top and track not in p.assignment_tokens:
         stack = st.assignment_token_stacks[track]
         if stack:
             p.assignment_tokens[track] = stack.pop()
-            _say(
-                st,
-                f"reaches the top of {TRACK_NAMES[track]} and takes its Assignment Scoring token.",
-            )
+            _say(st, S.TRACK_TOP, track=TRACK_NAMES[track])
 
 
 def _picked_choices(step: Step, options: Choices) -> Choices:
@@ -331,7 +331,7 @@ def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
     assert gear is not None
     st.multiplier_display[i] = None
     st.me.gear_supply.append(gear)
-    _say(st, "takes a Multiplier Gear.")
+    _say(st, S.TAKES_MULTIPLIER)
     _slide_and_refill(st, "multiplier")
 
 
@@ -349,7 +349,7 @@ def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
     assert card is not None
     st.partner_display[slot] = None
     st.me.hand.append(card)
-    _say(st, f"gains {partner_name(st, card)}.")
+    _say(st, S.GAINS_CARD, card=partner_name(st, card))
     push(st, "keep_eight", {"op": "refill", "display": "partner"})
 
 
@@ -364,7 +364,7 @@ def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
     if choice == Skip.ID:
         return
     (card,) = PlayCard.decode(choice)
-    _say(st, f"plays {partner_name(st, card)} without its cost: {st.edition.partner[card]['text']}")
+    _say(st, S.PLAYS_FREE, card=partner_name(st, card), effect=st.edition.partner[card]["text"])
     play_from_hand(st, card)
 
 
@@ -386,7 +386,7 @@ def resolve_use_display_partner(st: GameState, step: Step, choice: str) -> None:
     if choice != Skip.ID:
         card = st.partner_display[UseDisplayCard.decode(choice)[0]]
         assert card is not None
-        _say(st, f"uses the effect of {partner_name(st, card)} from the display.")
+        _say(st, S.USES_DISPLAY, card=partner_name(st, card))
         push_effect(st, st.edition.partner[card]["effect"])
 
 
@@ -442,7 +442,7 @@ def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
         return
     st.me.gears[UpgradeGear.decode(choice)[0]] = "add"
     st.addition_supply -= 1
-    _say(st, "swaps a built Subtraction Gear for an Addition Gear.")
+    _say(st, S.UPGRADES)
 
 
 def choices_meeting_disc(st: GameState, step: Step) -> Choices:
@@ -514,14 +514,14 @@ def resolve_move_disc_to(st: GameState, step: Step, choice: str) -> None:
     (loc,) = MoveDiscTo.decode(choice)
     _take_disc(st, st.current, step["from"])
     _put_disc(st, st.current, loc)
-    _say(st, f"moves a disc from {loc_name(st, step['from'])} to {loc_name(st, loc)}.")
+    _say(st, S.MOVES_DISC, loc=loc_name(st, step["from"]), loc2=loc_name(st, loc))
 
 
 def resolve_remove_disc(st: GameState, step: Step, choice: None) -> None:
     if st.me.discs > 0:
         st.me.discs -= 1
         st.me.discs_boxed += 1
-        _say(st, "removes a disc from the player board.")
+        _say(st, S.REMOVES_DISC)
 
 
 def choices_relocate_university_disc(st: GameState, step: Step) -> Choices:
@@ -552,7 +552,9 @@ def resolve_relocate_to(st: GameState, step: Step, choice: str) -> None:
     _put_disc(st, st.current, f"uni:{city}")
     _say(
         st,
-        f"moves a disc from {st.edition.city[step['from']]['name']} to {st.edition.city[city]['name']}.",
+        S.MOVES_DISC,
+        loc=st.edition.city[step["from"]]["name"],
+        loc2=st.edition.city[city]["name"],
     )
     push_effect(st, city_reward(st, city)[0])
 

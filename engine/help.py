@@ -7,10 +7,48 @@ game's edition (a summary that quotes them is a function of the edition).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from engine.edition import Edition, default_edition_name, edition
 
-_TURN = (
+
+def _same(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A field of a summary that lists values of the edition: each item said with `template`,
+    joined with `sep` ("room 1 £1 or 1 Innovation, room 2 ...")."""
+
+    template: str
+    items: tuple[dict[str, Any], ...]
+    sep: str = ", "
+
+    def render(self, translate: Callable[[str], str] = _same) -> str:
+        return translate(self.sep).join(translate(self.template).format(**i) for i in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A rules summary: an English template and, when it quotes the edition's numbers, the
+    function that gives its fields (so a translation says the same numbers)."""
+
+    text: str
+    fields: Callable[[Edition], dict[str, Any]] | None = None
+
+    def render(self, ed: Edition, translate: Callable[[str], str] = _same) -> str:
+        """The summary in English, or in a language: ``translate`` gives a template's
+        translation (the same fields)."""
+        values = {
+            k: v.render(translate) if isinstance(v, Listed) else v
+            for k, v in (self.fields(ed) if self.fields else {}).items()
+        }
+        return translate(self.text).format(**values) if values else translate(self.text)
+
+
+_TURN = Summary(
     "On your turn take ONE of two turn types.\n"
     "• Workshop turn (needs an empty Store slot): pick a Workshop die and move it 1 space clockwise "
     "(1 Coal: one more space). It pushes out a die of equal or lower value in the space it lands "
@@ -25,41 +63,50 @@ _TURN = (
     "Then Publish in that area (1 Book) or Build one Gear, or neither. Hand limit 5 at the end."
 )
 
-
-def _meet_room(ed: Edition) -> str:
-    return (
-        "Meetings: place a disc in the top-left empty space of a room, paying its cost: "
-        + ", ".join(
-            f"room {i + 1} £{r['money']} or {r['innovation']} Innovation"
-            for i, r in enumerate(ed.meeting_rooms)
+_MEET_ROOM = Summary(
+    "Meetings: place a disc in the top-left empty space of a room, paying its cost: {rooms}. "
+    "Then take a Partner from the slot under that room or any slot to its right, remove a card "
+    "to keep eight, and draw the cards shown under its slot (2, 1, 1, 0). At the end the "
+    "room's majority takes its 2-point Science token, other players there a 1-point token, "
+    "while the stack lasts (a 2-point and three 1-point tokens per Science).",
+    lambda ed: {
+        "rooms": Listed(
+            "room {n} £{money} or {innovation} Innovation",
+            tuple(
+                {"n": i + 1, "money": r["money"], "innovation": r["innovation"]}
+                for i, r in enumerate(ed.meeting_rooms)
+            ),
         )
-        + ". Then take a Partner from the slot under that room or any slot to its right, remove a card "
-        "to keep eight, and draw the cards shown under its slot (2, 1, 1, 0). At the end the "
-        "room's majority takes its 2-point Science token, other players there a 1-point token, "
-        "while the stack lasts (a 2-point and three 1-point tokens per Science)."
-    )
+    },
+)
+
+_STEAM = Summary(
+    "Steam caps what each complete Mill line can score: {levels}. Advancing may cost Coal as "
+    "printed on the track.",
+    lambda ed: {
+        "levels": Listed(
+            "level {n}: {cap}",
+            tuple({"n": i, "cap": lvl["cap"]} for i, lvl in enumerate(ed.steam_track)),
+        )
+    },
+)
+
+_RESEARCH = Summary(
+    "Research moves your marker up a track: advanced level I at {first}, level II at {second}, "
+    "Breakthroughs at {breakthroughs}, and the top ({top}) takes an Assignment Scoring token "
+    "(2 for the first player, then 1) that scores per Assignment in that colour's column.",
+    lambda ed: {
+        "first": ed.research_track["advanced"][0],
+        "second": ed.research_track["advanced"][1],
+        "breakthroughs": Listed(
+            "{n}", tuple({"n": n} for n in ed.research_track["breakthroughs"]), " and "
+        ),
+        "top": ed.research_track["top"],
+    },
+)
 
 
-def _steam(ed: Edition) -> str:
-    return (
-        "Steam caps what each complete Mill line can score: "
-        + ", ".join(f"level {i}: {lvl['cap']}" for i, lvl in enumerate(ed.steam_track))
-        + ". Advancing may cost Coal as printed on the track."
-    )
-
-
-def _research(ed: Edition) -> str:
-    track = ed.research_track
-    return (
-        "Research moves your marker up a track: advanced level I at "
-        f"{track['advanced'][0]}, level II at {track['advanced'][1]}, "
-        f"Breakthroughs at {' and '.join(map(str, track['breakthroughs']))}, and the "
-        f"top ({track['top']}) takes an Assignment Scoring token (2 for the first "
-        "player, then 1) that scores per Assignment in that colour's column."
-    )
-
-
-RULES_SUMMARY: dict[str, str | Callable[[Edition], str]] = {
+RULES_SUMMARY: dict[str, Summary | str] = {
     "turn": _TURN,
     "ws_push": (
         "The moving die pushes out one die of equal or lower value from the space it ends in. "
@@ -105,7 +152,7 @@ RULES_SUMMARY: dict[str, str | Callable[[Edition], str]] = {
         "(level I) or up to 2 Small Cities away (level II)."
     ),
     "move_small": "Move free to a Small City (Universities on the way are skipped) and gain its reward.",
-    "meet_room": _meet_room,
+    "meet_room": _MEET_ROOM,
     "meet_card": (
         "Take a Partner card from the slot under your room or to its right; remove a card to keep "
         "eight, then draw as shown under its slot."
@@ -131,9 +178,9 @@ RULES_SUMMARY: dict[str, str | Callable[[Edition], str]] = {
     "hand_limit": "At the end of your turn discard down to five cards.",
     "innovation_top": "Innovation never exceeds 6. Reaching the top you may spend 2 for any Workshop bonus.",
     "program_place": "Place the Program beside a line of your Mill; you gain that space's bonus at once.",
-    "steam": _steam,
+    "steam": _STEAM,
     "discard": "Discard a card from your hand to your discard pile.",
-    "research": _research,
+    "research": _RESEARCH,
     "play_free": "You may play a card from your hand without paying its cost or meeting its requirement.",
     "place_disc": (
         "With no disc left on your board, you may move one of your discs already on the main board "
@@ -142,10 +189,13 @@ RULES_SUMMARY: dict[str, str | Callable[[Edition], str]] = {
 }
 
 
+def summary(kind: str) -> Summary:
+    """The rules summary of a decision kind (the turn overview for any other)."""
+    text = RULES_SUMMARY.get(kind, _TURN)
+    return text if isinstance(text, Summary) else Summary(text)
+
+
 def rules_for(kind: str, ed: Edition | None = None) -> str:
     """The rules summary for a decision kind (falls back to the turn overview), with the numbers
     of the game's edition (`state.edition`; default: the edition new games take)."""
-    text = RULES_SUMMARY.get(kind, _TURN)
-    if callable(text):
-        return text(ed or edition(default_edition_name()))
-    return text
+    return summary(kind).render(ed or edition(default_edition_name()))

@@ -30,6 +30,7 @@ import sys
 from typing import Any
 
 from engine import effects, rng, turn
+from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import Done, DraftCard, Skip
 from engine.common import (
@@ -153,7 +154,7 @@ def new_game(setup: GameSetup) -> GameState:
         p.innovation = ed.innovation_start
         p.steam = ed.steam_start
         p.gear_supply = list(ed.start_gears)
-    st.log.append(f"Game set up for {n} players; {players[0].name} is the first player.")
+    st.log.append(S.SET_UP.say(players=n, name=players[0].name))
     if setup.draft_tier1:
         # Experienced players draft the dealt tier 1 cards in reverse turn order (rulebook, Setup).
         st.ctx = {"draft": dealt}
@@ -185,7 +186,7 @@ def resolve_draft(st: GameState, step: Step, choice: str) -> None:
     (card,) = DraftCard.decode(choice)
     st.ctx["draft"].remove(card)
     _join_deck(st, st.me, card)
-    _say(st, f"drafts {partner_name(st, card)}.")
+    _say(st, S.DRAFTS, card=partner_name(st, card))
 
 
 def replay(setup: GameSetup, choices: list[str]) -> GameState:

@@ -3,6 +3,7 @@ Publish or Build, and the end of a turn."""
 
 from __future__ import annotations
 
+from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import (
     AdvanceSteam,
@@ -187,7 +188,7 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         st.workshop[s].remove(die)
         st.workshop[dest].append(die)  # the moving die is always last in its new space
         st.ctx = {"type": "workshop", "area": "workshop", "from": s, "to": dest}
-        _say(st, f"Workshop turn: moves {die_name(die)} from space {s + 1} to space {dest + 1}.")
+        _say(st, S.WORKSHOP_TURN, die=die_name(die), space=s + 1, to=dest + 1)
         push(st, "ws_push", *end)
     elif isinstance(value, StoreAction):
         i, area = value.slot, value.area
@@ -196,7 +197,7 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         area = area or COLOUR_AREA[die[0]]
         p.store[i] = None
         st.ctx = {"type": "actions", "area": area, "die": die}
-        _say(st, f"Actions turn: uses {die_name(die)} for {AREA_TITLE[area]}.")
+        _say(st, S.ACTIONS_TURN, die=die_name(die), area=AREA_TITLE[area])
         main = {
             "study": ["study_program", {"op": "study_reward", "optional": False}],
             "travel": ["travel_move"],
@@ -215,11 +216,11 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         i = value.slot
         st.ctx = {"type": "idle", "area": None, "die": p.store[i]}
         p.store[i] = None
-        _say(st, "can take no turn and puts a die in the Mill without an action.")
+        _say(st, S.NO_TURN_IDLE)
         push(st, "mill_place", *end)
     else:
         st.ctx = {"type": "pass", "area": None}
-        _say(st, "can take no turn and passes.")
+        _say(st, S.NO_TURN_PASS)
         push(st, *end)
 
 
@@ -276,10 +277,7 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
             die = f"{die[0]}{int(die[1]) + (1 if adjust == '+' else -1)}"
     st.ctx["active"] = die
     bonus = st.workshop_bonus[to]
-    _say(
-        st,
-        f"pushes out {die_name(die)} onto the {st.edition.workshop_bonuses[bonus]['text']} bonus.",
-    )
+    _say(st, S.PUSHES_OUT, die=die_name(die), bonus=st.edition.workshop_bonuses[bonus]["text"])
     steps: list[Step | str] = [
         "ws_bonus",
         "ws_refill",
@@ -302,7 +300,7 @@ def resolve_ws_refill(st: GameState, step: Step, choice: None) -> None:
         if not space and st.bag:
             space.extend(_draw_die(st) for _ in range(min(3, len(st.bag))))
             _reveal(st)
-            _say(st, f"refills Workshop space {s + 1} and gains its bonus.")
+            _say(st, S.REFILLS, space=s + 1)
             push_effect(st, st.edition.workshop_bonuses[st.workshop_bonus[s]]["effect"])
 
 
@@ -343,7 +341,7 @@ def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
     space[idx] = f"{die[0]}{int(die[1]) + delta}"
     st.me.coal -= 1
     st.ctx["adjusted"] = True
-    _say(st, f"spends 1 Coal to turn {die_name(die)} into a {space[idx][1]}.")
+    _say(st, S.COAL_ADJUST, die=die_name(die), pips=space[idx][1])
 
 
 def resolve_ws_collect(st: GameState, step: Step, choice: None) -> None:
@@ -387,7 +385,7 @@ def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
         p.store[slot] = f"{die[0]}{int(die[1]) - 1}"
     elif info["need"]["kind"] == "money":
         p.money -= int(die[1])
-    _say(st, f"plays {info['name']}: {info['text']}")
+    _say(st, S.PLAYS, card=info["name"], effect=info["text"])
     play_from_hand(st, card)
 
 
@@ -416,14 +414,14 @@ def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
     placed = sum(d is not None for d in p.mill)
     if placed == 9 and not st.end_triggered:
         st.end_triggered = True
-        _say(st, "places a 9th die in the Mill: the end of the game is triggered.")
+        _say(st, S.NINTH_DIE)
 
 
 def resolve_turn_advanced(st: GameState, step: Step, choice: None) -> None:
     area = st.ctx["area"]
     level = research_level(st, st.me, area)
     if level:
-        _say(st, f"takes the level {'I' * level} advanced action.")
+        _say(st, S.ADVANCED, roman="I" * level)
         push(st, *_advanced_steps(st, area, level))
 
 
@@ -492,7 +490,9 @@ def resolve_program_place(st: GameState, step: Step, choice: str) -> None:
     st.me.programs[k] = step["program"]
     _say(
         st,
-        f"places Program '{st.edition.program[step['program']]['text']}' on the {LINE_NAMES[k]}.",
+        S.PLACES_PROGRAM,
+        program=st.edition.program[step["program"]]["text"],
+        line=LINE_NAMES[k],
     )
     push_effect(st, st.edition.program_spaces[k]["effect"])
 
@@ -529,11 +529,11 @@ def _gain_study_item(st: GameState, item: str, main: bool = False) -> None:
     (item,) = StudyItem.decode(item)
     if item == "book":
         p.books += 1
-        _say(st, "gains a Book.")
+        _say(st, S.GAINS_BOOK)
     elif item == "gear":
         st.addition_supply -= 1
         p.gear_supply.append("add")
-        _say(st, "gains an Addition Gear.")
+        _say(st, S.GAINS_ADDITION)
     else:
         if not rule(st, "study_cleanup_after_main_reward"):
             main = st.ctx.get("area") == "study"  # version 1: every Study-action Assignment
@@ -570,7 +570,7 @@ def resolve_take_assignment(st: GameState, step: Step, choice: str) -> None:
     assert card is not None
     st.assignment_display[i] = None
     info = st.edition.assignment[card]
-    _say(st, f"takes the Assignment {info['name']}.")
+    _say(st, S.TAKES_ASSIGNMENT, assignment=info["name"])
     follow: list[Step] = []
     if info["discard"]:
         follow.append({"op": "discard", "n": info["discard"]})
@@ -635,7 +635,7 @@ def resolve_travel_move(st: GameState, step: Step, choice: str) -> None:
     cost = st.edition.travel_cost[p.city][city]
     p.money -= cost
     p.city = city
-    _say(st, f"travels to {st.edition.city[city]['name']} for £{cost}.")
+    _say(st, S.TRAVELS, city=st.edition.city[city]["name"], cost=cost)
     push(st, {"op": "activate", "city": city})
 
 
@@ -664,7 +664,7 @@ def resolve_move_small(st: GameState, step: Step, choice: str) -> None:
         return
     (city,) = GoTo.decode(choice)
     st.me.city = city
-    _say(st, f"moves free to {st.edition.city[city]['name']}.")
+    _say(st, S.MOVES_FREE, city=st.edition.city[city]["name"])
     push_effect(st, city_reward(st, city)[0])
 
 
@@ -684,7 +684,7 @@ def choices_move_university(st: GameState, step: Step) -> Choices:
 def resolve_move_university(st: GameState, step: Step, choice: str) -> None:
     (city,) = GoTo.decode(choice)
     st.me.city = city
-    _say(st, f"moves to {st.edition.city[city]['name']}.")
+    _say(st, S.MOVES_TO, city=st.edition.city[city]["name"])
     push(st, {"op": "place_disc", "to": f"uni:{city}"})
 
 
@@ -714,7 +714,7 @@ def resolve_meet_room(st: GameState, step: Step, choice: str) -> None:
     r, how = AttendRoom.decode(choice)
     room = st.edition.meeting_rooms[r]
     setattr(st.me, how, getattr(st.me, how) - room[how])
-    _say(st, f"attends Meeting room {r + 1}.")
+    _say(st, S.ATTENDS, room=r + 1)
     push(st, {"op": "place_disc", "to": f"room:{r}"}, {"op": "meet_card", "room": r})
 
 
@@ -735,7 +735,7 @@ def resolve_meet_card(st: GameState, step: Step, choice: str) -> None:
     assert card is not None
     st.partner_display[slot] = None
     st.me.hand.append(card)
-    _say(st, f"recruits {partner_name(st, card)}.")
+    _say(st, S.RECRUITS, card=partner_name(st, card))
     draw = {"op": "draw", "n": st.edition.meeting_rooms[slot]["draw"]}
     if rule(st, "meetings_remove_before_draw"):
         # rulebook: gaining a Partner "you must immediately remove a Partner card"; never more
@@ -767,7 +767,7 @@ def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
         _shown(st)
     else:
         p.discard.remove(card)
-    _say(st, f"removes {partner_name(st, card)} from the game.")
+    _say(st, S.REMOVES_CARD, card=partner_name(st, card))
     push(st, "keep_eight")
 
 
@@ -796,7 +796,7 @@ def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
     cost = lecture_cost(st, st.current, lvl)
     st.me.innovation -= cost
     st.ctx["lecture"] = f"{i}:{lvl}"
-    _say(st, f"lectures at {loc_name(st, f'lec:{i}:{lvl}')} for {cost} Innovation.")
+    _say(st, S.LECTURES, loc=loc_name(st, f"lec:{i}:{lvl}"), cost=cost)
     effect = st.edition.institutions[i]["spaces"][lvl]["effect"]
     push(st, {"op": "place_disc", "to": f"lec:{i}:{lvl}"}, {"op": "run_effect", "steps": effect})
 
@@ -825,7 +825,7 @@ def resolve_lower_space(st: GameState, step: Step, choice: str) -> None:
         push_effect(st, st.edition.analytical_society["effect"])
         return
     i, lvl = LowerSpace.decode(choice)
-    _say(st, f"gains the reward of {loc_name(st, f'lec:{i}:{lvl}')}.")
+    _say(st, S.GAINS_REWARD, loc=loc_name(st, f"lec:{i}:{lvl}"))
     push_effect(st, st.edition.institutions[i]["spaces"][lvl]["effect"])
 
 
@@ -869,7 +869,7 @@ def resolve_place_disc(st: GameState, step: Step, choice: str | None) -> None:
         (here,) = MoveDiscHere.decode(choice)
         _take_disc(st, st.current, here)
     _put_disc(st, st.current, step["to"], stack=bool(step.get("stack")))
-    _say(st, f"places a disc on {loc_name(st, step['to'])}.")
+    _say(st, S.PLACES_DISC, loc=loc_name(st, step["to"]))
 
 
 # -- Publish or Build ----------------------------------------------------------------------
@@ -935,7 +935,7 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
     p = st.me
     p.books -= 1
     area = st.ctx["area"]
-    _say(st, f"publishes in {AREA_TITLE[area]}.")
+    _say(st, S.PUBLISHES, area=AREA_TITLE[area])
     push(
         st,
         {
@@ -965,7 +965,7 @@ def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
     p.gear_supply.remove(gear)
     (pos,) = GearSpace.decode(choice)
     p.gears[pos] = gear
-    _say(st, f"builds {st.edition.gear_name(gear)} at {gear_space_name(pos)}.")
+    _say(st, S.BUILDS, gear=st.edition.gear_name(gear), gear_space=gear_space_name(pos))
 
 
 def choices_steam(st: GameState, step: Step) -> Choices | None:
@@ -987,10 +987,7 @@ def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
     if not step.get("free"):
         p.coal -= st.edition.steam_track[p.steam + 1]["coal"]
     p.steam += 1
-    _say(
-        st,
-        f"advances Steam to level {p.steam} (lines capped at {st.edition.steam_track[p.steam]['cap']}).",
-    )
+    _say(st, S.STEAM, level=p.steam, cap=st.edition.steam_track[p.steam]["cap"])
 
 
 def _stack_targets(st: GameState) -> list[str]:
@@ -1024,7 +1021,7 @@ def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
     if choice is None:  # Ada's Study Publish with no disc on the board: the disc leaves the game
         p.discs -= 1
         p.discs_boxed += 1
-        _say(st, "has no disc on the main board and removes a disc from the game.")
+        _say(st, S.NO_DISC_BOXED)
         return
     (loc,) = StackDisc.decode(choice)
     follow: list[Step] = [{"op": "place_disc", "to": loc, "stack": True}]
@@ -1102,7 +1099,7 @@ def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
     theirs = st.workshop[s][idx]
     st.workshop[s][idx] = mine
     _set_own_die(p, where, theirs)
-    _say(st, f"swaps their {die_name(mine)} with {die_name(theirs)} from the Workshop.")
+    _say(st, S.SWAPS_DIE, die=die_name(mine), die2=die_name(theirs))
 
 
 # -- End of turn ---------------------------------------------------------------------------
@@ -1171,7 +1168,7 @@ def resolve_end_turn(st: GameState, step: Step, choice: None) -> None:
     if nxt == 0:
         if st.end_triggered or st.round >= st.setup.max_rounds:
             st.over = True
-            st.log.append("The game is over.")
+            st.log.append(S.GAME_OVER.say())
             st.undo_floor = len(st.history)
             return
         st.round += 1

@@ -2,11 +2,14 @@
 
     .venv/bin/python -m offline.screenshots [--out docs/images] [--moves 30] [--players 3 --ai 1]
                                             [--width 1100 --height 1400] [--phone]
+                                            [--lang es|ja]
 
 Plays ``--moves`` decisions of a new game on the offline table (the people choose as the greedy AI
 would, clicking through the turn messages; AI seats play themselves), then opens the table's page
 for each person and saves a screenshot taken by headless Chromium (``chromium`` must be on the
-PATH: Debian's package). ``--phone`` uses a phone-sized window (420 px wide).
+PATH: Debian's package). ``--phone`` uses a phone-sized window (420 px wide). ``--lang`` plays the
+game in Spanish or Japanese: the thread in that language, each person's private answers too (their
+``/ada language`` setting), and the page's Discord chrome in that locale.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ CHROMIUM_FLAGS = [
     "--hide-scrollbars",
     "--virtual-time-budget=8000",
 ]
+
+
+LOCALES = {"en": "en-US", "es": "es-ES", "ja": "ja"}
 
 
 async def chromium_screenshot(url: str, out: Path, width: int, height: int) -> None:
@@ -59,7 +65,13 @@ async def play(args: argparse.Namespace, env: Any) -> tuple[Any, list[Any], int]
 
     names = ("ada", "charles", "mary", "john")[: args.players - args.ai]
     table = Table(env, names, guild="Ada's Dream (offline)")
-    game = await table.new_game(names[0], names[1:], players=args.players, ai=args.ai)
+    options = {"language": args.lang} if args.lang != "en" else {}
+    for member in table.members.values():  # their own language for private answers
+        if args.lang != "en":
+            await table.store.set_user_settings(
+                member.id, language=args.lang, now=env.bot.ada.games.now()
+            )
+    game = await table.new_game(names[0], names[1:], players=args.players, ai=args.ai, **options)
     pick = greedy_pick(args.seed)
     for _ in range(args.moves):
         state, _seq = await table.store.load_state(game)
@@ -97,6 +109,7 @@ async def main(args: argparse.Namespace) -> None:
                         display="fixed",
                         width=width,
                         height=height,
+                        locale=LOCALES[args.lang],
                     ) as preview:
                         name = f"{args.prefix}-{person.name}{'-phone' if args.phone else ''}.png"
                         await chromium_screenshot(preview.url, out / name, width, height)
@@ -116,4 +129,5 @@ if __name__ == "__main__":
     parser.add_argument("--width", type=int, default=1100)
     parser.add_argument("--height", type=int, default=1400)
     parser.add_argument("--phone", action="store_true")
+    parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
     asyncio.run(main(parser.parse_args()))

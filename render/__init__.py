@@ -13,12 +13,16 @@ bytes. No Discord, no SQL; the same state always gives the same bytes.
 draws from the engine's view for `viewer` (None: a public image, as a spectator sees it), so an
 image for one player never shows what that player may not see: other hands and decks, and the
 Partners and Meetings scores that depend on them ("?"; a total reads "41+?").
+
+Every entry point takes ``lang`` ("en", "es", "ja"): the language of the image's words (content
+texts included; people's and cities' names stay), drawn with a font that has its characters.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import i18n
 from engine.state import GameState
 
 __all__ = [
@@ -34,30 +38,35 @@ __all__ = [
 State = GameState | dict[str, Any]
 
 
-def board_png(state: State, viewer: int | None = None) -> bytes:
+def board_png(state: State, viewer: int | None = None, *, lang: str = "en") -> bytes:
     """The main board, 1680x1260: everything public, "(you)" beside the viewer's name."""
     from render.board import draw_board
 
-    return draw_board(state, viewer).png(compress_level=5)  # level 6: +25% time, -4% bytes
+    with i18n.using(lang):
+        return draw_board(state, viewer).png(compress_level=5)  # level 6: +25% time, -4% bytes
 
 
-def mill_png(state: State, seat: int, viewer: int | None = None, compact: bool = False) -> bytes:
+def mill_png(
+    state: State, seat: int, viewer: int | None = None, compact: bool = False, *, lang: str = "en"
+) -> bytes:
     """The Mill (player board) of `seat`: 1000x800, or 720x636 and legible inline if compact.
     Hand names only when viewer == seat."""
     from render.mill import draw_mill
     from render.mill_compact import draw_mill_compact
 
-    if compact:
-        return draw_mill_compact(state, seat, viewer).png()
-    return draw_mill(state, seat, viewer).png(compress_level=5)
+    with i18n.using(lang):
+        if compact:
+            return draw_mill_compact(state, seat, viewer).png()
+        return draw_mill(state, seat, viewer).png(compress_level=5)
 
 
-def focus_png(state: State, viewer: int | None = None) -> bytes:
+def focus_png(state: State, viewer: int | None = None, *, lang: str = "en") -> bytes:
     """A 720 px wide picture of what the pending decision is about (the final scores once the
     game is over), drawn to be read at 550 px: no text under 16 px."""
     from render.focus import draw_focus
 
-    return draw_focus(state, viewer).png()
+    with i18n.using(lang):
+        return draw_focus(state, viewer).png()
 
 
 def focus_kind(state: State) -> str:
@@ -68,18 +77,20 @@ def focus_kind(state: State) -> str:
     return focus_of(state).kind
 
 
-def focus_name(state: State) -> str:
+def focus_name(state: State, *, lang: str = "en") -> str:
     """The short title of focus_png: "Workshop", "Travel map", "Meeting rooms", ..."""
     from render.focus import focus_of
 
-    return focus_of(state).title
+    with i18n.using(lang):
+        return i18n._(focus_of(state).title)
 
 
-def scorepad_png(state: State, viewer: int | None = None) -> bytes:
+def scorepad_png(state: State, viewer: int | None = None, *, lang: str = "en") -> bytes:
     """The scorepad with a bar chart, 720 px wide. Mid-game, what `viewer` may see of it."""
     from render.scorepad import draw_scorepad
 
-    return draw_scorepad(state, viewer).png()
+    with i18n.using(lang):
+        return draw_scorepad(state, viewer).png()
 
 
 def image_key(name: str, state: State, *args: Any, **kwargs: Any) -> str:

@@ -1,4 +1,5 @@
-"""Small shared bits: names and short texts derived from the content (looked up, never hard-coded)."""
+"""Small shared bits: names and short texts derived from the content (looked up, never
+hard-coded), in the language the image is drawn in (``i18n.current()``)."""
 
 from __future__ import annotations
 
@@ -6,44 +7,97 @@ import dataclasses
 from typing import Any
 
 from engine.scoring import score
-from engine.state import TRACK_NAMES, GameState
+from engine.state import Choice, Decision, GameState
+from i18n import N_, NP_, _, current, n_, p_
+from i18n import game as words
 from render._draw import Canvas, player_label
-from render._state import supply_hidden
+from render._state import Pending, supply_hidden
+
+ROUTE_NAMES = {"road": N_("road"), "rail": N_("rail"), "ferry": N_("ferry")}
 
 # Scorepad categories that depend on a player's hidden hand and deck: shown as "?" to others.
 HIDDEN_CATEGORIES = ("Meetings", "Partners")
 
 SCIENCE_SHORT = {
-    "mathematics": "Maths",
-    "physics": "Physics",
-    "astronomy": "Astronomy",
-    "engineering": "Engineering",
+    "mathematics": NP_("science short", "Maths"),
+    "physics": NP_("science short", "Physics"),
+    "astronomy": NP_("science short", "Astronomy"),
+    "engineering": NP_("science short", "Engineering"),
 }
+
+
+def content(context: str, text: str) -> str:
+    """A text of the edition (an effect, an Objective, a Program...) in the image's language."""
+    return words.content(current(), context, text)
+
+
+def prompt(dec: Pending) -> str:
+    """The question of the pending decision in the image's language."""
+    return p_("prompt", dec.prompt) if dec.prompt else dec.prompt
+
+
+def option(st: GameState, dec: Pending, choice_id: str, label: str) -> str:
+    """A choice's label in the image's language (rebuilt from its value, as the bot does)."""
+    tr = current()
+    if tr.code == "en":
+        return label
+    choices = [Choice(i, lab) for i, lab in dec.choices or []]
+    return words.label(
+        tr, st, Decision(dec.player, dec.kind, dec.prompt, choices), Choice(choice_id, label)
+    )
+
+
+PLAYER_COLOURS = {
+    "red": NP_("player colour", "red"),
+    "lime": NP_("player colour", "lime"),
+    "sky": NP_("player colour", "sky"),
+    "purple": NP_("player colour", "purple"),
+}
+
+
+def player_colour(colour: str) -> str:
+    """A player's colour (red, lime...) in the image's language."""
+    return p_("player colour", PLAYER_COLOURS.get(colour, colour))
+
+
+def area_name(area: str) -> str:
+    return words.area(current(), area)
 
 
 def science_name(science: str | None) -> str:
     if science is None:
-        return "Sponsor"
-    return SCIENCE_SHORT.get(science, science.capitalize())
+        return p_("science short", "Sponsor")
+    return p_("science short", SCIENCE_SHORT.get(science, science.capitalize()))
 
 
 def need_text(card: dict[str, Any]) -> str:
     need = card.get("need") or {}
     kind = need.get("kind")
     if kind == "value":
-        return "Needs " + " or ".join(str(v) for v in need.get("values", []))
+        values = p_("list", " or ").join(str(v) for v in need.get("values", []))
+        return _("Needs {values}", values=values)
     if kind == "minus1":
-        return "Active die \u22121"
+        return _("Active die \u22121")
     if kind == "money":
-        return "Pay \u00a3 = die"
+        return _("Pay \u00a3 = die")
     return ""
 
 
 def cost_text(cost: dict[str, int]) -> str:
-    names = {"coal": "Coal", "brass": "Brass", "innovation": "Innov.", "books": "Book"}
     parts = []
     for k, v in cost.items():
-        parts.append(f"\u00a3{v}" if k == "money" else f"{v} {names.get(k, k)}")
+        if k == "money":
+            parts.append(f"\u00a3{v}")
+        elif k == "coal":
+            parts.append(n_("{n} Coal", "{n} Coal", v))
+        elif k == "brass":
+            parts.append(n_("{n} Brass", "{n} Brass", v))
+        elif k == "innovation":
+            parts.append(n_("{n} Innov.", "{n} Innov.", v))
+        elif k == "books":
+            parts.append(n_("{n} Book", "{n} Books", v))
+        else:
+            parts.append(f"{v} {k}")
     return " + ".join(parts)
 
 
@@ -63,6 +117,11 @@ def visible_score(st: GameState, seat: int) -> dict[str, int | None]:
     return row
 
 
+def category(name: str) -> str:
+    """A scorepad category in the image's language."""
+    return words.category(current(), name)
+
+
 def total_text(row: dict[str, int | None]) -> str:
     """'41', or '41+?' when part of the score is hidden."""
     hidden = any(row.get(cat) is None for cat in HIDDEN_CATEGORIES)
@@ -75,12 +134,16 @@ def gears_hint(st: GameState, seat: int) -> str:
     empty = st.players[seat].gears.count(None)
     if not empty:
         return ""
-    s = "s" if empty != 1 else ""
-    return f"incl. \u2212{empty * ed.gear_missing_penalty} for {empty} empty Gear space{s}"
+    return n_(
+        "incl. \u2212{points} for {n} empty Gear space",
+        "incl. \u2212{points} for {n} empty Gear spaces",
+        empty,
+        points=empty * ed.gear_missing_penalty,
+    )
 
 
 def track_name(colour: str) -> str:
-    return TRACK_NAMES.get(colour, colour)
+    return words.track(current(), colour)
 
 
 def discs_row(

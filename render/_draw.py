@@ -3,21 +3,31 @@
 A `Canvas` owns its image and the record of every text and token mark it placed (tests read it
 to check that text fits its box, never overlaps and is legible at the size Discord shows it).
 What does not depend on one image is shared by the whole process and computed once: the fonts
-(the DejaVu TrueType files shipped in render/fonts, laid out with Pillow's BASIC engine so the same
+(the TrueType files shipped in render/fonts, laid out with Pillow's BASIC engine so the same
 state gives the same bytes on every machine), text widths, the wrapping of a text in a box, and
 each line of text rendered as a coverage mask, pasted in its colour wherever it recurs.
+
+Fonts follow the language an image is drawn in (``i18n.using``): DejaVu Sans, and for Japanese
+a subset of Noto Sans JP (render/fonts/README.md says how it is cut). A character the first font
+lacks is drawn with the other (a Japanese name on an English board, an accented name on a
+Japanese one). Japanese lines break between any two characters, except before closing and after
+opening punctuation; other text breaks at spaces.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import math
 import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+import i18n
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FACES = {
@@ -25,6 +35,12 @@ FACES = {
     (True, False): "DejaVuSans-Bold.ttf",
     (False, True): "DejaVuSansCondensed.ttf",
     (True, True): "DejaVuSansCondensed-Bold.ttf",
+}
+JA_FACES = {  # no condensed face: the layout shrinks the size instead
+    (False, False): "NotoSansJP-Regular.ttf",
+    (True, False): "NotoSansJP-Bold.ttf",
+    (False, True): "NotoSansJP-Regular.ttf",
+    (True, True): "NotoSansJP-Bold.ttf",
 }
 
 RGB = tuple[int, int, int]
@@ -113,49 +129,178 @@ class GlyphItem:
 _FONT_LOCK = threading.RLock()
 
 
+def script() -> str:
+    """Which fonts the current language draws with: "ja" or "latin"."""
+    return "ja" if i18n.current().code == "ja" else "latin"
+
+
+def _chain(faces: str, bold: bool, cond: bool) -> tuple[str, str]:
+    """The font files of a script, the first one used for every character it has."""
+    latin, ja = FACES[(bold, cond)], JA_FACES[(bold, cond)]
+    return (ja, latin) if faces == "ja" else (latin, ja)
+
+
 @cache
-def font(size: int, bold: bool = False, cond: bool = False) -> ImageFont.FreeTypeFont:
+def _coverage() -> dict[str, list[list[int]]]:
+    return json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
+
+
+@cache
+def cmap(file: str) -> frozenset[int]:
+    """The characters a shipped font has (from render/fonts/coverage.json, which
+    ``python -m i18n.fonts`` writes when it cuts a font)."""
+    return frozenset(cp for lo, hi in _coverage()[file] for cp in range(lo, hi + 1))
+
+
+@cache
+def _face(file: str, size: int) -> ImageFont.FreeTypeFont:
     with _FONT_LOCK:
-        return ImageFont.truetype(
-            str(FONT_DIR / FACES[(bold, cond)]), size, layout_engine=ImageFont.Layout.BASIC
-        )
+        return ImageFont.truetype(str(FONT_DIR / file), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def font(size: int, bold: bool = False, cond: bool = False) -> ImageFont.FreeTypeFont:
+    """The first font of the current language."""
+    return _face(_chain(script(), bold, cond)[0], size)
 
 
 @lru_cache(maxsize=65536)
+def _runs(text: str, faces: str, bold: bool, cond: bool) -> tuple[tuple[str, str], ...]:
+    """The text cut into runs of one font each: (text, font file)."""
+    chain = _chain(faces, bold, cond)
+    first = cmap(chain[0])
+    if all(ord(ch) in first for ch in text):
+        return ((text, chain[0]),)
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        file = next((f for f in chain if ord(ch) in cmap(f)), chain[0])
+        if runs and runs[-1][1] == file:
+            runs[-1] = (runs[-1][0] + ch, file)
+        else:
+            runs.append((ch, file))
+    return tuple(runs)
+
+
 def text_width(text: str, size: int, bold: bool = False, cond: bool = False) -> float:
+    return _text_width(text, size, bold, cond, script())
+
+
+@lru_cache(maxsize=65536)
+def _text_width(text: str, size: int, bold: bool, cond: bool, faces: str) -> float:
     with _FONT_LOCK:
-        return font(size, bold, cond).getlength(text)
+        return sum(_face(f, size).getlength(piece) for piece, f in _runs(text, faces, bold, cond))
+
+
+def _band(size: int, bold: bool, cond: bool) -> tuple[int, int]:
+    return _band_of(size, bold, cond, script())
 
 
 @cache
-def _band(size: int, bold: bool, cond: bool) -> tuple[int, int]:
+def _band_of(size: int, bold: bool, cond: bool, faces: str) -> tuple[int, int]:
     """Vertical ink extent of a line (top, bottom) relative to where it is drawn."""
     with _FONT_LOCK:
-        _, top, _, bottom = font(size, bold, cond).getbbox("HÉbdfghjklpqy|(")
+        f = _face(_chain(faces, bold, cond)[0], size)
+        # Japanese text: kana, kanji, full-width brackets and Latin letters; accented capitals
+        # and "|" (taller in Noto Sans JP) would cost every Japanese line three pixels
+        sample = "漢あ（）Hbdfghjklpqy" if faces == "ja" else "HÉbdfghjklpqy|("
+        _, top, _, bottom = f.getbbox(sample)
     return top, bottom
 
 
-@lru_cache(maxsize=4096)  # a few KB each; a whole game of boards draws about 450 lines
 def _line_mask(line: str, size: int, bold: bool, cond: bool) -> tuple[Image.Image, int, int]:
+    return _line_mask_of(line, size, bold, cond, script())
+
+
+@lru_cache(maxsize=4096)  # a few KB each; a whole game of boards draws about 450 lines
+def _line_mask_of(
+    line: str, size: int, bold: bool, cond: bool, faces: str
+) -> tuple[Image.Image, int, int]:
     """A line of text rendered once as a coverage mask, with its offset from the text origin.
 
     Pasting a colour through it gives the same pixels as drawing the text again."""
+    runs = _runs(line, faces, bold, cond)
     with _FONT_LOCK:
-        f = font(size, bold, cond)
-        left, top, right, bottom = f.getbbox(line)
-        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-        ImageDraw.Draw(mask).text((-left, -top), line, font=f, fill=255)
-    return mask, left, top
+        if len(runs) == 1:
+            f = _face(runs[0][1], size)
+            left, top, right, bottom = f.getbbox(line)
+            mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+            ImageDraw.Draw(mask).text((-left, -top), line, font=f, fill=255)
+            return mask, left, top
+        # several fonts: each run on the first font's baseline, one after another
+        first = _face(runs[0][1], size)
+        ascent = first.getmetrics()[0]
+        width = int(sum(_face(f, size).getlength(piece) for piece, f in runs)) + 4 * size
+        pad = 2 * size
+        canvas = Image.new("L", (width + 2 * pad, 4 * size + 2 * pad), 0)
+        draw = ImageDraw.Draw(canvas)
+        x = float(pad)
+        for piece, file in runs:
+            f = _face(file, size)
+            draw.text((x, pad + ascent), piece, font=f, fill=255, anchor="ls")
+            x += f.getlength(piece)
+        box = canvas.getbbox() or (pad, pad, pad + 1, pad + 1)
+        return canvas.crop(box), box[0] - pad, box[1] - pad
 
 
 @lru_cache(maxsize=4096)
 def _glyph_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """A token's mark (digits, letters, operators): always DejaVu, in every language."""
     with _FONT_LOCK:
-        f = font(size, bold, False)
+        f = _face(FACES[(bold, False)], size)
         left, top, right, bottom = f.getbbox(text, anchor="mm")
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="mm")
     return mask, left, top
+
+
+# -- where lines may break -----------------------------------------------------------------------
+
+_NO_START = set("、。，．,.!?！？）」』】〕〉》・：；:;ー～…%％")  # never first on a line
+_NO_END = set("（「『【〔〈《")  # never last on a line
+
+
+def _wide(ch: str) -> bool:
+    cp = ord(ch)
+    return (
+        0x3000 <= cp <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x3400 <= cp <= 0x9FFF  # ideographs
+        or 0xFF00 <= cp <= 0xFFEF  # full-width forms
+        or 0xF900 <= cp <= 0xFAFF
+    )
+
+
+@lru_cache(maxsize=16384)
+def _tokens(para: str) -> tuple[tuple[str, bool], ...]:
+    """The pieces a paragraph may wrap between: (text, whether a space comes before it).
+
+    Text without Japanese characters: its words. Japanese: each character a piece, with the
+    punctuation that may not start or end a line kept with its neighbour."""
+    words = para.split()
+    if not any(_wide(ch) for ch in para):
+        return tuple((w, i > 0) for i, w in enumerate(words))
+    out: list[list[Any]] = []
+    for i, word in enumerate(words):
+        pieces: list[str] = []
+        run = ""
+        for ch in word:
+            if _wide(ch):
+                if run:
+                    pieces.append(run)
+                    run = ""
+                pieces.append(ch)
+            else:
+                run += ch
+        if run:
+            pieces.append(run)
+        for j, piece in enumerate(pieces):
+            glue = bool(out) and (
+                (j > 0 and (piece[0] in _NO_START or out[-1][0][-1] in _NO_END))
+                or (j > 0 and not _wide(piece[0]) and not _wide(out[-1][0][-1]))
+            )
+            if glue:
+                out[-1][0] += piece
+            else:
+                out.append([piece, j == 0 and i > 0])
+    return tuple((text, spaced) for text, spaced in out)
 
 
 def line_height(size: int) -> int:
@@ -180,7 +325,6 @@ def _room_for(s: int, bold: bool, cond: bool, bh: int, wrap: bool, max_lines: in
     return min(n, max_lines) if max_lines else n
 
 
-@lru_cache(maxsize=16384)
 def _layout(
     text: str,
     size: int,
@@ -192,7 +336,23 @@ def _layout(
     bh: int,
 ) -> _Layout:
     """Wrap, then shrink (down to min_size, trying the condensed face at each size), and only
-    then cut the last line with an ellipsis. Pure, so computed once per distinct text and box."""
+    then cut the last line with an ellipsis. Pure, so computed once per distinct text and box
+    (and script)."""
+    return _layout_of(text, size, min_size, bold, wrap, max_lines, bw, bh, script())
+
+
+@lru_cache(maxsize=16384)
+def _layout_of(
+    text: str,
+    size: int,
+    min_size: int,
+    bold: bool,
+    wrap: bool,
+    max_lines: int | None,
+    bw: int,
+    bh: int,
+    faces: str,
+) -> _Layout:
     chosen: tuple[int, bool, list[str]] | None = None
     for s in range(size, min_size - 1, -1):
         for cond in (False, True):
@@ -231,7 +391,7 @@ def _layout(
         cond=cond,
         lines=tuple(lines),
         widths=tuple(text_width(line, s, bold, cond) for line in lines),
-        clipped=clipped or joined.replace("\n", " ") != " ".join(text.split()),
+        clipped=clipped or "".join(joined.split()) != "".join(text.split()),
     )
 
 
@@ -275,17 +435,18 @@ def _wrap(text: str, size: int, bold: bool, cond: bool, width: int, room: int) -
             return None
     lines: list[str] = []
     for para in paras:
-        words = para.split()
+        words = _tokens(para)
         if not words:
             lines.append("")
             continue
-        widths = [text_width(w, size, bold, cond) for w in words]
+        widths = [text_width(w, size, bold, cond) for w, _ in words]
         if max(widths) > width:
             return None
-        current, cw = words[0], widths[0]
-        for word, ww in zip(words[1:], widths[1:], strict=True):
-            if cw + sp + ww <= width:
-                current, cw = current + " " + word, cw + sp + ww
+        current, cw = words[0][0], widths[0]
+        for (word, spaced), ww in zip(words[1:], widths[1:], strict=True):
+            gap = sp if spaced else 0.0
+            if cw + gap + ww <= width:
+                current, cw = current + (" " if spaced else "") + word, cw + gap + ww
             else:
                 lines.append(current)
                 if len(lines) >= room:
@@ -295,7 +456,7 @@ def _wrap(text: str, size: int, bold: bool, cond: bool, width: int, room: int) -
         if len(lines) > room:
             return None
     for line in lines:
-        if " " in line and text_width(line, size, bold, cond) > width:
+        if text_width(line, size, bold, cond) > width:
             return _wrap_exact(text, size, bold, cond, width, room)
     return lines
 
@@ -305,13 +466,13 @@ def _wrap_exact(
 ) -> list[str] | None:
     lines: list[str] = []
     for para in text.split("\n"):
-        words = para.split()
+        words = _tokens(para)
         if not words:
             lines.append("")
             continue
-        current = words[0]
-        for word in words[1:]:
-            trial = current + " " + word
+        current = words[0][0]
+        for word, spaced in words[1:]:
+            trial = current + (" " if spaced else "") + word
             if text_width(trial, size, bold, cond) <= width:
                 current = trial
             else:
@@ -327,10 +488,10 @@ def _wrap_loose(text: str, size: int, bold: bool, cond: bool, width: int) -> lis
     lines: list[str] = []
     for para in text.split("\n"):
         current = ""
-        for word in para.split():
+        for word, spaced in _tokens(para):
             if text_width(word, size, bold, cond) > width:
                 word = _ellipsise(word, size, bold, cond, width)
-            trial = f"{current} {word}" if current else word
+            trial = current + (" " if spaced else "") + word if current else word
             if text_width(trial, size, bold, cond) <= width:
                 current = trial
             else:

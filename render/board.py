@@ -12,7 +12,17 @@ from PIL import Image
 from engine import vocabulary as V
 from engine.edition import Edition
 from engine.state import AREA_COLOUR, AREAS, GameState
-from render._common import cost_text, discs_row, need_text, science_name, track_name
+from i18n import N_, _, current, n_
+from render._common import (
+    ROUTE_NAMES,
+    area_name,
+    content,
+    cost_text,
+    discs_row,
+    need_text,
+    science_name,
+    track_name,
+)
 from render._draw import (
     DIE_FILL,
     HILITE,
@@ -32,58 +42,62 @@ from render._draw import (
 from render._state import visible
 
 W, H = 1680, 1260
-AREA_TITLE = {
-    "study": "Ada's Study",
-    "travel": "Travel",
-    "meetings": "Meetings",
-    "institutions": "Institutions",
-}
 REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
 SEA = (176, 208, 226)
 LAND = (214, 226, 184)
 
 
+# Each panel by its title (in English; drawn in the image's language).
+WORKSHOP, STUDY, OBJECTIVES = N_("Workshop"), N_("Ada's Study"), N_("Objectives")
+MAP, UNIVERSITIES = N_("Travel map"), N_("Universities (discs bottom \u2192 top)")
+MEETINGS, INSTITUTIONS, RESEARCH = (
+    N_("Meetings"),
+    N_("Institutions (Lectures)"),
+    N_("Research tracks"),
+)
 SECTIONS: dict[str, Box] = {
-    "Workshop": (8, 60, 508, 400),
-    "Ada's Study": (8, 408, 508, 846),
-    "Objectives": (8, 854, 508, H - 8),
-    "Travel map": (516, 60, 1056, 800),
-    "Universities (discs bottom \u2192 top)": (516, 808, 1056, H - 8),
-    "Meetings": (1064, 60, W - 8, 474),
-    "Institutions (Lectures)": (1064, 482, W - 8, 922),
-    "Research tracks": (1064, 930, W - 8, H - 8),
+    WORKSHOP: (8, 60, 508, 400),
+    STUDY: (8, 408, 508, 846),
+    OBJECTIVES: (8, 854, 508, H - 8),
+    MAP: (516, 60, 1056, 800),
+    UNIVERSITIES: (516, 808, 1056, H - 8),
+    MEETINGS: (1064, 60, W - 8, 474),
+    INSTITUTIONS: (1064, 482, W - 8, 922),
+    RESEARCH: (1064, 930, W - 8, H - 8),
 }
 
 
 def draw_board(state: GameState | dict, viewer: int | None = None) -> Canvas:
     st = visible(state, viewer)
-    layer, texts, glyphs = _static_layer(st.edition)
+    layer, texts, glyphs = _static_layer(st.edition, current().code)
     cv = Canvas(W, H, base=layer)
     cv.texts.extend(texts)
     cv.glyphs.extend(glyphs)
     cv.frames_drawn = True
     colours = [p.colour for p in st.players]
     _header(cv, st, viewer)
-    _workshop(cv, st, SECTIONS["Workshop"])
-    _study(cv, st, SECTIONS["Ada's Study"])
-    _objectives(cv, st, colours, SECTIONS["Objectives"])
-    _map(cv, st, colours, SECTIONS["Travel map"])
-    _universities(cv, st, colours, SECTIONS["Universities (discs bottom \u2192 top)"])
-    _meetings(cv, st, colours, SECTIONS["Meetings"])
-    _institutions(cv, st, colours, SECTIONS["Institutions (Lectures)"])
-    _research(cv, st, colours, SECTIONS["Research tracks"])
+    _workshop(cv, st, SECTIONS[WORKSHOP])
+    _study(cv, st, SECTIONS[STUDY])
+    _objectives(cv, st, colours, SECTIONS[OBJECTIVES])
+    _map(cv, st, colours, SECTIONS[MAP])
+    _universities(cv, st, colours, SECTIONS[UNIVERSITIES])
+    _meetings(cv, st, colours, SECTIONS[MEETINGS])
+    _institutions(cv, st, colours, SECTIONS[INSTITUTIONS])
+    _research(cv, st, colours, SECTIONS[RESEARCH])
     return cv
 
 
 @lru_cache(maxsize=4)
-def _static_layer(ed: Edition) -> tuple[Image.Image, tuple[TextItem, ...], tuple[GlyphItem, ...]]:
-    """What never changes in an edition, drawn once per process: the table, every panel with its
-    title, and the travel map's sea, land, routes, city markers and legend."""
+def _static_layer(
+    ed: Edition, lang: str
+) -> tuple[Image.Image, tuple[TextItem, ...], tuple[GlyphItem, ...]]:
+    """What never changes in an edition and a language, drawn once per process: the table, every
+    panel with its title, and the travel map's sea, land, routes, city markers and legend."""
     cv = Canvas(W, H)
     for title, box in SECTIONS.items():
-        cv.panel(box, title)
+        cv.panel(box, _(title))
     cv.frames_drawn = True
-    _map_background(cv, ed, SECTIONS["Travel map"])
+    _map_background(cv, ed, SECTIONS[MAP])
     return cv.im, tuple(cv.texts), tuple(cv.glyphs)
 
 
@@ -92,20 +106,20 @@ def _static_layer(ed: Edition) -> tuple[Image.Image, tuple[TextItem, ...], tuple
 
 def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
     cv.d.rectangle((0, 0, W, 52), fill=LINE)
-    cv.text((12, 4, 190, 48), "Ada's Dream", 24, bold=True, fill=WHITE, align="left")
+    cv.text((12, 4, 190, 48), _("Ada's Dream"), 24, bold=True, fill=WHITE, align="left")
     if st.over:
-        status = f"Game over \u00b7 round {st.round}"
+        status = _("Game over \u00b7 round {round}", round=st.round)
     elif st.end_triggered:
-        status = f"Round {st.round} \u00b7 last round"
+        status = _("Round {round} \u00b7 last round", round=st.round)
     else:
-        status = f"Round {st.round}"
+        status = _("Round {round}", round=st.round)
     cv.text((196, 4, 420, 48), status, 20, bold=True, fill=HILITE, align="left")
     if not st.over and 0 <= st.current < len(st.players):
         p = st.players[st.current]
         cv.disc(440, 26, 14, p.colour, player_label(st.current))
         cv.text(
             (462, 4, 760, 48),
-            f"{p.name} to play",
+            _("{name} to play", name=p.name),
             20,
             bold=True,
             fill=WHITE,
@@ -117,7 +131,7 @@ def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
     step = (W - 8 - x) // max(1, len(st.players))
     for seat, p in enumerate(st.players):
         cv.disc(x + 12, 26, 12, p.colour, player_label(seat))
-        name = p.name + (" (you)" if viewer == seat else "")
+        name = _("{name} (you)", name=p.name) if viewer == seat else p.name
         cv.text(
             (x + 28, 6, x + step - 6, 46),
             name,
@@ -136,7 +150,7 @@ def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
 
 def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Workshop")
+    x0, y0, x1, y1 = cv.panel(box, _(WORKSHOP))
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
     rx, ry = 178, 100
     cv.d.ellipse((cx - rx + 30, cy - ry + 10, cx + rx - 30, cy + ry - 10), outline=MUTED, width=6)
@@ -154,14 +168,23 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
         for j, die in enumerate(dice):
             cv.die(dx + j * (s + 5), by0 + 8, s, die)
         if not dice:
-            cv.text((bx0 + 6, by0 + 8, bx0 + bw - 6, by0 + 44), "empty", 12, fill=MUTED)
+            cv.text((bx0 + 6, by0 + 8, bx0 + bw - 6, by0 + 44), _("empty"), 12, fill=MUTED)
         bonus = st.workshop_bonus[i] if i < len(st.workshop_bonus) else None
         text = ed.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
+        text = content("effect", text) if text else ""
         cv.d.rectangle((bx0 + 3, by0 + 50, bx0 + bw - 4, by0 + bh - 4), fill=shade(HILITE, 1.6))
-        cv.text((bx0 + 6, by0 + 51, bx0 + bw - 6, by0 + bh - 4), f"Bonus: {text}", 13, min_size=10)
+        cv.text(
+            (bx0 + 6, by0 + 51, bx0 + bw - 6, by0 + bh - 4),
+            _("Bonus: {text}", text=text),
+            13,
+            min_size=10,
+        )
     bag = len(st.bag)
     cv.text(
-        (cx - 66, cy - 28, cx + 66, cy + 28), f"Bag: {bag} dice\nclockwise 1\u21926", 13, fill=MUTED
+        (cx - 66, cy - 28, cx + 66, cy + 28),
+        n_("Bag: {n} die\nclockwise 1\u21926", "Bag: {n} dice\nclockwise 1\u21926", bag),
+        13,
+        fill=MUTED,
     )
 
 
@@ -170,10 +193,10 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
 
 def _study(cv: Canvas, st: GameState, box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Ada's Study")
+    x0, y0, x1, y1 = cv.panel(box, _(STUDY))
     cv.text(
         (x0, y0, x1, y0 + 18),
-        f"Program display (deck {len(st.program_deck)}) \u2192 rightmost is taken last",
+        _("Program display (deck {n}) \u2192 rightmost is taken last", n=len(st.program_deck)),
         13,
         bold=True,
         align="left",
@@ -187,7 +210,7 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
     y += 110
     cv.text(
         (x0, y, x1, y + 18),
-        f"Assignment display (deck {len(st.assignment_deck)})",
+        _("Assignment display (deck {n})", n=len(st.assignment_deck)),
         13,
         bold=True,
         align="left",
@@ -202,7 +225,7 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
     cv.gear(x0 + 18, y + 18, 16, "+")
     cv.text(
         (x0 + 42, y, x1, y + 36),
-        f"Addition Gear supply: {st.addition_supply}",
+        _("Addition Gear supply: {n}", n=st.addition_supply),
         16,
         bold=True,
         align="left",
@@ -213,7 +236,7 @@ def _empty_slot(cv: Canvas, box: Box) -> None:
     """A display slot with nothing in it (deck ran out)."""
     x0, y0, x1, y1 = box
     cv.box(box, fill=PANEL_ALT)
-    cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 12, fill=MUTED)
+    cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), _("empty"), 12, fill=MUTED)
 
 
 def _program_tile(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
@@ -224,8 +247,15 @@ def _program_tile(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
     info = ed.program.get(pid, {})
     cv.box(box, fill=(236, 228, 246), width=2)
     cv.badge(x1 - 16, y0 + 15, 12, str(info.get("prestige", "?")))
-    cv.text((x0 + 4, y0 + 4, x1 - 30, y0 + 26), "Program", 11, bold=True, fill=MUTED, align="left")
-    cv.text((x0 + 5, y0 + 30, x1 - 5, y1 - 4), info.get("text", pid), 14, min_size=10)
+    cv.text(
+        (x0 + 4, y0 + 4, x1 - 30, y0 + 26), _("Program"), 11, bold=True, fill=MUTED, align="left"
+    )
+    cv.text(
+        (x0 + 5, y0 + 30, x1 - 5, y1 - 4),
+        content("program", info.get("text", pid)),
+        14,
+        min_size=10,
+    )
 
 
 def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None:
@@ -237,7 +267,7 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
     cv.box(box, fill=WHITE, width=2)
     cv.text(
         (x0 + 6, y0 + 3, x1 - 6, y0 + 22),
-        info.get("name", aid),
+        content("assignment", info.get("name", aid)),
         14,
         bold=True,
         align="left",
@@ -249,13 +279,23 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
         for c in cols:
             cv.swatch((cx, y0 + 26, cx + 20, y0 + 44), c)
             cx += 24
-        label = "column" if len(cols) == 1 else "columns"
+        label = n_("column", "columns", len(cols))
     else:
-        label = "any column"
+        label = _("any column")
     disc = info.get("discard", 0)
-    label += f" \u00b7 discard {disc} card{'s' if disc != 1 else ''}" if disc else " \u00b7 free"
+    label += (
+        n_(" \u00b7 discard {n} card", " \u00b7 discard {n} cards", disc)
+        if disc
+        else _(" \u00b7 free")
+    )
     cv.text((cx + 2, y0 + 25, x1 - 6, y0 + 45), label, 12, align="left", fill=MUTED, wrap=False)
-    cv.text((x0 + 6, y0 + 48, x1 - 6, y1 - 4), info.get("text", ""), 13, min_size=10, align="left")
+    cv.text(
+        (x0 + 6, y0 + 48, x1 - 6, y1 - 4),
+        content("effect", info.get("text", "")),
+        13,
+        min_size=10,
+        align="left",
+    )
 
 
 # -- Objectives ---------------------------------------------------------------------------
@@ -263,7 +303,7 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
 
 def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Objectives")
+    x0, y0, x1, y1 = cv.panel(box, _(OBJECTIVES))
     cw = (x1 - x0 - 8) // 2
     ch = (y1 - y0 - 8) // 2
     for a, oid in enumerate(st.objectives):
@@ -276,14 +316,14 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
         cv.swatch((ox + 6, oy + 6, ox + 28, oy + 26), colour)
         cv.text(
             (ox + 34, oy + 4, ox + cw - 6, oy + 28),
-            AREA_TITLE.get(area, area),
+            area_name(area),
             15,
             bold=True,
             align="left",
         )
         cv.text(
             (ox + 8, oy + 32, ox + cw - 8, oy + 90),
-            info.get("text", oid),
+            content("objective", info.get("text", oid)),
             14,
             min_size=10,
             align="left",
@@ -292,13 +332,15 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
         first = st.objective_first_round[a] if a < len(st.objective_first_round) else None
         hi, lo = info.get("high", "?"), info.get("low", "?")
         cv.badge(ox + 18, oy + 104, 12, str(hi))
-        when = f"round {first}" if first else "first round it is met"
-        cv.text(
-            (ox + 34, oy + 94, ox + cw - 6, oy + 114), f"in {when}", 12, align="left", fill=MUTED
-        )
+        when = _("in round {round}", round=first) if first else _("in the first round it is met")
+        cv.text((ox + 34, oy + 94, ox + cw - 6, oy + 114), when, 12, align="left", fill=MUTED)
         cv.badge(ox + 18, oy + 130, 12, str(lo), fill=PANEL_ALT)
         cv.text(
-            (ox + 34, oy + 120, ox + cw - 6, oy + 140), "later rounds", 12, align="left", fill=MUTED
+            (ox + 34, oy + 120, ox + cw - 6, oy + 140),
+            _("later rounds"),
+            12,
+            align="left",
+            fill=MUTED,
         )
         entries = st.objective_discs[a] if a < len(st.objective_discs) else []
         hx, lx = ox + cw - 10, ox + cw - 10
@@ -317,7 +359,7 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
 
 def _map_frame(cv: Canvas, ed: Edition, box: Box) -> tuple[Box, Any]:
     """The map's area inside its panel and where each city is drawn in it."""
-    x0, y0, x1, y1 = cv.panel(box, "Travel map")
+    x0, y0, x1, y1 = cv.panel(box, _(MAP))
     mx0, my0, mx1, my1 = x0, y0, x1, y1 - 30
     xs = [c["xy"][0] for c in ed.cities] or [0.5]
     ys = [c["xy"][1] for c in ed.cities] or [0.5]
@@ -371,13 +413,13 @@ def _map_background(cv: Canvas, ed: Edition, box: Box) -> None:
         _route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
         cv.text(
             (lx + 40, ly, lx + 126, ly + 20),
-            f"{kind} \u00a3{ed.route_cost.get(kind, '?')}",
+            _("{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")),
             13,
             align="left",
         )
         lx += 128
     cv.pawn(lx + 8, ly + 10, 16, "red", "1")
-    cv.text((lx + 20, ly, x1, ly + 20), "Travel token", 13, align="left")
+    cv.text((lx + 20, ly, x1, ly + 20), _("Travel token"), 13, align="left")
 
 
 def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
@@ -517,7 +559,7 @@ def _dashed(
 
 def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Universities (discs bottom \u2192 top)")
+    x0, y0, x1, y1 = cv.panel(box, _(UNIVERSITIES))
     cities = [c for c in ed.city if ed.city[c]["kind"] == "university"]
     rh = min(34, (y1 - y0) // max(1, len(cities)))
     for i, city in enumerate(cities):
@@ -541,6 +583,7 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
         text = (
             ed.university_tile[tile]["text"] if tile in ed.university_tile else info.get("text", "")
         )
+        text = content("effect", text) if text else ""
         cv.text((x0 + 142, ry, x1 - 126, ry + rh - 2), text, 12, min_size=10, align="left")
         stack = st.university_discs.get(city, [])
         if stack:
@@ -553,20 +596,24 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 
 def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Meetings")
+    x0, y0, x1, y1 = cv.panel(box, _(MEETINGS))
     n = max(1, len(st.rooms))
     rw = (x1 - x0 - (n - 1) * 6) // n
     for r, room in enumerate(st.rooms):
         rx = x0 + r * (rw + 6)
         info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
         cv.box((rx, y0, rx + rw, y0 + 144), fill=shade(DIE_FILL["Y"], 1.75), width=2)
-        cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), f"Room {r + 1}", 14, bold=True)
-        cost = f"\u00a3{info.get('money', '?')} or {info.get('innovation', '?')} Innov."
+        cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), _("Room {n}", n=r + 1), 14, bold=True)
+        cost = _(
+            "\u00a3{money} or {innovation} Innov.",
+            money=info.get("money", "?"),
+            innovation=info.get("innovation", "?"),
+        )
         cv.text((rx + 4, y0 + 20, rx + rw - 4, y0 + 37), cost, 12)
         draw = info.get("draw", 0)
         cv.text(
             (rx + 4, y0 + 37, rx + rw - 4, y0 + 54),
-            f"draw {draw} card{'s' if draw != 1 else ''}" if draw else "no draw",
+            n_("draw {n} card", "draw {n} cards", draw) if draw else _("no draw"),
             12,
             fill=MUTED,
         )
@@ -603,7 +650,7 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     y = y0 + 150
     cv.text(
         (x0, y, x1, y + 18),
-        f"Partner display (deck {len(st.partner_deck)})",
+        _("Partner display (deck {n})", n=len(st.partner_deck)),
         13,
         bold=True,
         align="left",
@@ -617,7 +664,7 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     y += 156
     cv.text(
         (x0, y, x1, y + 18),
-        f"Multiplier display (deck {len(st.multiplier_deck)})",
+        _("Multiplier display (deck {n})", n=len(st.multiplier_deck)),
         13,
         bold=True,
         align="left",
@@ -629,11 +676,16 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         mx = x0 + i * (mw + 6)
         cv.box((mx, y, mx + mw, y + 40), fill=WHITE, width=2)
         if not mid:
-            cv.text((mx + 4, y + 2, mx + mw - 4, y + 38), "empty", 12, fill=MUTED)
+            cv.text((mx + 4, y + 2, mx + mw - 4, y + 38), _("empty"), 12, fill=MUTED)
             continue
         cv.gear(mx + 20, y + 20, 16, "x")
         cost = ed.multiplier[mid]["cost"] if mid in ed.multiplier else {}
-        cv.text((mx + 42, y + 2, mx + mw - 4, y + 38), "Cost: " + cost_text(cost), 13, align="left")
+        cv.text(
+            (mx + 42, y + 2, mx + mw - 4, y + 38),
+            _("Cost: {cost}", cost=cost_text(cost)),
+            13,
+            align="left",
+        )
 
 
 def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
@@ -661,7 +713,9 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
     )
     cv.d.rectangle((x0 + 5, y0 + 63, x1 - 6, y0 + 82), fill=PANEL_ALT)
     cv.text((x0 + 6, y0 + 63, x1 - 6, y0 + 82), need_text(info), 12, bold=True)
-    cv.text((x0 + 5, y0 + 85, x1 - 5, y1 - 4), info.get("text", ""), 12, min_size=10)
+    cv.text(
+        (x0 + 5, y0 + 85, x1 - 5, y1 - 4), content("effect", info.get("text", "")), 12, min_size=10
+    )
 
 
 # -- Institutions -------------------------------------------------------------------------
@@ -669,26 +723,32 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
 
 def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Institutions (Lectures)")
+    x0, y0, x1, y1 = cv.panel(box, _(INSTITUTIONS))
     n = max(1, len(ed.institutions))
     lw = 60
     cw = (x1 - x0 - lw) // n
-    cv.text((x0, y0, x0 + lw - 4, y0 + 34), "level\nInnov./maj.", 10, fill=MUTED)
+    cv.text((x0, y0, x0 + lw - 4, y0 + 34), _("level\nInnov./maj."), 10, fill=MUTED)
     for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
         cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + 34), fill=shade(DIE_FILL["G"], 1.7))
-        cv.text((cx + 3, y0, cx + cw - 4, y0 + 34), inst["name"], 12, bold=True, min_size=9)
+        cv.text(
+            (cx + 3, y0, cx + cw - 4, y0 + 34),
+            content("institution", inst["name"]),
+            12,
+            bold=True,
+            min_size=9,
+        )
     levels = sorted(ed.lecture_levels, reverse=True)
     rh = (y1 - y0 - 38 - 26) // max(1, len(levels))
     for k, lvl in enumerate(levels):
         ry = y0 + 38 + k * rh
         cv.d.rectangle((x0, ry, x0 + lw - 4, ry + rh - 2), fill=PANEL_ALT)
-        cv.text((x0 + 2, ry, x0 + lw - 6, ry + rh // 2), f"L{lvl}", 15, bold=True)
+        cv.text((x0 + 2, ry, x0 + lw - 6, ry + rh // 2), _("L{level}", level=lvl), 15, bold=True)
         cost = ed.lecture_costs.get(lvl, "?")
         maj = ed.lecture_majority.get(lvl, "?")
         cv.text(
             (x0 + 2, ry + rh // 2, x0 + lw - 6, ry + rh - 2),
-            f"{cost} Inn. {maj}\u2605",
+            _("{cost} Inn. {points}\u2605", cost=cost, points=maj),
             11,
         )
         for i, inst in enumerate(ed.institutions):
@@ -709,7 +769,7 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
             right = cx + cw - 4 - (22 if seats else 0)
             cv.text(
                 (cx + 4, ry + 1, right, ry + rh - 3),
-                space.get("text", ""),
+                content("effect", space.get("text", "")),
                 11,
                 min_size=9,
                 align="left",
@@ -721,7 +781,10 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
     cv.d.rectangle((x0, ay, x1, y1), fill=PANEL_ALT)
     cv.text(
         (x0 + 4, ay, x1 - 4, y1),
-        f"L1 Analytical Society (always open): {ed.analytical_society['text']}",
+        _(
+            "L1 Analytical Society (always open): {text}",
+            text=content("effect", ed.analytical_society["text"]),
+        ),
         12,
         align="left",
     )
@@ -732,7 +795,7 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 
 def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
-    x0, y0, x1, y1 = cv.panel(box, "Research tracks")
+    x0, y0, x1, y1 = cv.panel(box, _(RESEARCH))
     track = ed.research_track
     top = track["top"]
     adv = track.get("advanced", [])
@@ -759,13 +822,13 @@ def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
             tag = ""
             if lvl in adv:
                 fill = shade(DIE_FILL[colour], 1.55)
-                tag = "Adv " + "I" * (adv.index(lvl) + 1)
+                tag = _("Adv {numeral}", numeral="I" * (adv.index(lvl) + 1))
             if lvl in bts:
                 fill = shade(HILITE, 1.4)
-                tag = "\u2605BT"
+                tag = _("\u2605BT")
             if lvl == top:
                 fill = shade(HILITE, 1.1)
-                tag = "top"
+                tag = _("top")
             cv.d.rectangle((cx, ty, cx + cw - 2, ty + cell_h), fill=fill, outline=MUTED)
             cv.text(
                 (cx + 2, ty + 1, cx + 16, ty + 16),
@@ -794,12 +857,19 @@ def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
                     player_label(seat),
                 )
         bt = st.breakthroughs.get(colour)
-        bt_text = ed.breakthrough[bt]["text"] if bt in ed.breakthrough else "none"
+        bt_text = (
+            content("effect", ed.breakthrough[bt]["text"]) if bt in ed.breakthrough else _("none")
+        )
         stack = st.assignment_token_stacks.get(colour, [])
-        left = ", ".join(str(v) for v in reversed(stack)) if stack else "none"
+        left = ", ".join(str(v) for v in reversed(stack)) if stack else _("none")
         cv.text(
             (x0, ty + cell_h + 1, x1, ty + th - 2),
-            f"\u2605BT at {', '.join(map(str, bts))}: {bt_text} \u00b7 top: Assignment tokens {left}",
+            _(
+                "\u2605BT at {levels}: {text} \u00b7 top: Assignment tokens {left}",
+                levels=", ".join(map(str, bts)),
+                text=bt_text,
+                left=left,
+            ),
             12,
             min_size=9,
             align="left",

@@ -30,6 +30,8 @@ from typing import Any
 from engine import choices
 from engine.edition import Edition
 from engine.state import GameState
+from i18n import N_, _
+from render._common import option, prompt
 from render._draw import (
     HILITE,
     LINE,
@@ -111,36 +113,36 @@ FOCUS_OF_KIND: dict[str, str] = {
 }
 
 TITLES = {
-    "workshop": "Workshop",
-    "map": "Travel map",
-    "meetings": "Meeting rooms",
-    "lectures": "Institutions",
-    "mill": "Mill",
-    "study": "Ada's Study",
-    "research": "Research tracks",
-    "hand": "Partner cards",
-    "choices": "Choices",
-    "final": "Final scores",
+    "workshop": N_("Workshop"),
+    "map": N_("Travel map"),
+    "meetings": N_("Meeting rooms"),
+    "lectures": N_("Institutions"),
+    "mill": N_("Mill"),
+    "study": N_("Ada's Study"),
+    "research": N_("Research tracks"),
+    "hand": N_("Partner cards"),
+    "choices": N_("Choices"),
+    "final": N_("Final scores"),
 }
 
 # Titles of the list of choices, for the decisions that have no place of their own.
 CHOICE_TITLES = {
-    "workshop_bonus": "Workshop bonus",
-    "innovation_top": "Innovation track",
-    "advanced": "Advanced action",
-    "choose": "Choose one",
-    "science_token": "Science token",
-    "place_disc": "Your discs",
-    "stack_disc": "Your discs",
-    "move_disc": "Your discs",
-    "move_disc_to": "Your discs",
+    "workshop_bonus": N_("Workshop bonus"),
+    "innovation_top": N_("Innovation track"),
+    "advanced": N_("Advanced action"),
+    "choose": N_("Choose one"),
+    "science_token": N_("Science token"),
+    "place_disc": N_("Your discs"),
+    "stack_disc": N_("Your discs"),
+    "move_disc": N_("Your discs"),
+    "move_disc_to": N_("Your discs"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Focus:
     kind: str  # one of TITLES
-    title: str
+    title: str  # in English (drawn in the image's language)
     decision: Pending | None
 
 
@@ -198,7 +200,7 @@ def draw_focus(state: GameState | dict[str, Any], viewer: int | None = None) -> 
         "hand": A.hand_focus,
         "choices": choices_focus,
     }
-    return drawers[focus.kind](st, dec, focus.title, viewer)
+    return drawers[focus.kind](st, dec, _(focus.title), viewer)
 
 
 # -- shared pieces ---------------------------------------------------------------------------
@@ -269,9 +271,14 @@ def header(cv: Canvas, st: GameState, seat: int, title: str, right: str = "") ->
 
 def resources_text(st: GameState, seat: int) -> str:
     p = st.players[seat]
-    return (
-        f"\u00a3{p.money} \u00b7 Coal {p.coal} \u00b7 Brass {p.brass} \u00b7 Books {p.books}"
-        f" \u00b7 Innovation {p.innovation}"
+    return _(
+        "\u00a3{money} \u00b7 Coal {coal} \u00b7 Brass {brass} \u00b7 Books {books}"
+        " \u00b7 Innovation {innovation}",
+        money=p.money,
+        coal=p.coal,
+        brass=p.brass,
+        books=p.books,
+        innovation=p.innovation,
     )
 
 
@@ -280,6 +287,15 @@ def lines_needed(text: str, size: int, width: int, bold: bool = False) -> int:
     from render._draw import _layout
 
     return len(_layout(text, size, size, bold, True, None, width, 10_000).lines)
+
+
+def fits_one_line(
+    text: str, size: int, min_size: int, width: int, height: int, bold: bool = False
+) -> bool:
+    """Does `text` fit one line of a box, shrinking down to `min_size` (or condensed)?"""
+    from render._draw import _layout
+
+    return not _layout(text, size, min_size, bold, False, None, width, height).clipped
 
 
 def mark(cv: Canvas, box: Box, choice_id: str, radius: int = 8, width: int = 4) -> None:
@@ -302,9 +318,11 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     shown = options[:MAX_LISTED]
     rows: list[tuple[str, int]] = []
     text_w = FOCUS_W - 16 - 56
-    for _, label in shown:
+    for choice_id, label in shown:
+        label = option(st, dec, choice_id, label)
         rows.append((label, lines_needed(label, 17, text_w)))
-    prompt_lines = lines_needed(dec.prompt, 19, FOCUS_W - 32, bold=True)
+    question = prompt(dec)
+    prompt_lines = lines_needed(question, 19, FOCUS_W - 32, bold=True)
     lh17 = line_height(17)
     height = HEAD + 12 + prompt_lines * line_height(19) + 12
     height += sum(n * lh17 + 14 for _, n in rows) + (30 if len(options) > len(shown) else 0)
@@ -315,12 +333,12 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     header(cv, st, dec.player, title)
     y = HEAD + 12
     ph = prompt_lines * line_height(19)
-    cv.text((16, y, FOCUS_W - 16, y + ph), dec.prompt, 19, bold=True, align="left", min_size=19)
+    cv.text((16, y, FOCUS_W - 16, y + ph), question, 19, bold=True, align="left", min_size=19)
     y += ph + 12
     if dec.choices is None:
         cv.text(
             (16, y, FOCUS_W - 16, y + 30),
-            "Their choices are about their hidden cards: only they see them.",
+            _("Their choices are about their hidden cards: only they see them."),
             17,
             fill=MUTED,
             align="left",
@@ -340,7 +358,7 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     if len(options) > len(shown):
         cv.text(
             (16, y, FOCUS_W - 16, y + 26),
-            f"\u2026 and {len(options) - len(shown)} more",
+            _("\u2026 and {n} more", n=len(options) - len(shown)),
             17,
             fill=MUTED,
             align="left",
@@ -362,7 +380,7 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
 def focus_cities(ed: Edition, dec: Pending) -> list[str]:
     """The cities the options of a decision name (for the map)."""
     out: list[str] = []
-    for _, value in options(dec):
+    for _id, value in options(dec):
         for place in choices.places(value):
             if place.city in ed.city and place.city not in out:
                 out.append(place.city)

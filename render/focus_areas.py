@@ -15,7 +15,17 @@ from engine import vocabulary as V
 from engine.common import lecture_cost
 from engine.edition import Edition
 from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, GameState
-from render._common import cost_text, need_text, science_name, track_name
+from i18n import N_, _, n_
+from render._common import (
+    ROUTE_NAMES,
+    area_name,
+    content,
+    cost_text,
+    need_text,
+    prompt,
+    science_name,
+    track_name,
+)
 from render._draw import (
     BAD,
     DIE_FILL,
@@ -39,6 +49,7 @@ from render.focus import (
     HEAD,
     MARK,
     MIN_PX,
+    fits_one_line,
     focus_canvas,
     focus_cities,
     header,
@@ -50,17 +61,11 @@ from render.focus import (
 from render.mill_compact import MillMarks, draw_mill_compact
 
 W = FOCUS_W
-AREA_NAME = {
-    "study": "Ada's Study",
-    "travel": "Travel",
-    "meetings": "Meetings",
-    "institutions": "Institutions",
-}
 STORE_TAG = {
-    "study": "Study",
-    "travel": "Travel",
-    "meetings": "Meetings",
-    "institutions": "Institut.",
+    "study": N_("Study"),
+    "travel": N_("Travel"),
+    "meetings": N_("Meetings"),
+    "institutions": N_("Institut."),
 }
 
 
@@ -105,7 +110,7 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     ed = st.edition
     cv = focus_canvas(548)
     seat = dec.player
-    header(cv, st, seat, title, f"Round {st.round}")
+    header(cv, st, seat, title, _("Round {round}", round=st.round))
     # where each Workshop die may move (turn): space -> die -> destinations, and its choices
     moves: dict[int, dict[str, list[int]]] = {}
     move_ids: dict[tuple[int, str], list[str]] = {}
@@ -131,13 +136,17 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         # the space's number and bonus on top, its dice below
         bonus = st.workshop_bonus[s] if s < len(st.workshop_bonus) else None
         text = ed.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
-        cv.d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, y0 + 48), radius=8, fill=shade(HILITE, 1.6))
+        text = content("effect", text)
+        # a bonus of three lines (a longer language) takes room from the dice
+        tall = lines_needed(text, 16, x1 - 8 - (x0 + 42)) > 2
+        band = y0 + (66 if tall else 48)
+        cv.d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, band), radius=8, fill=shade(HILITE, 1.6))
         cv.badge(x0 + 21, y0 + 25, 15, str(s + 1), fill=WHITE)
-        cv.text((x0 + 42, y0 + 4, x1 - 8, y0 + 47), text, 16, min_size=MIN_PX)
+        cv.text((x0 + 42, y0 + 4, x1 - 8, band - 1), text, 16, min_size=MIN_PX)
         k = max(1, len(dice))
-        size = min(48, (SPACE_W - 12 - (k - 1) * 6) // k)
+        size = min(40 if tall else 48, (SPACE_W - 12 - (k - 1) * 6) // k)
         dx = x0 + (SPACE_W - (k * size + (k - 1) * 6)) // 2
-        dy = y0 + 56
+        dy = band + 4 if tall else y0 + 56
         for j, die in enumerate(dice):
             x = dx + j * (size + 6)
             cv.die(x, dy, size, die)
@@ -147,7 +156,7 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                 for choice_id in move_ids.get((s, die), ()):
                     mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
             elif hot and j == len(dice) - 1:
-                tag = "moving"
+                tag = _("moving")
             elif hot and j in pushes:
                 for choice_id in pushes[j]:
                     mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
@@ -165,7 +174,7 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                     min_size=MIN_PX,
                 )
         if not dice:
-            cv.text((x0 + 8, dy, x1 - 8, dy + 48), "empty", 16, fill=MUTED)
+            cv.text((x0 + 8, dy, x1 - 8, dy + 48), _("empty"), 16, fill=MUTED)
     _clockwise_arrows(cv)
     _store_strip(cv, st, dec, (8, HEAD + 10 + 2 * SPACE_H + SPACE_GAP_Y + 12, W - 8, cv.height - 8))
     return cv
@@ -196,7 +205,7 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
     cv.box(box, fill=WHITE, width=2, radius=10)
     cv.text(
         (x0 + 10, y0 + 4, x0 + 370, y0 + 28),
-        "Your Store (die \u2192 Action)",
+        _("Your Store (die \u2192 Action)"),
         17,
         bold=True,
         align="left",
@@ -219,25 +228,28 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         if die is None:
             continue
         area = None if die[0] == "K" else COLOUR_AREA.get(die[0])
-        label = STORE_TAG.get(area, "") if area else "any Action"
+        label = _(STORE_TAG[area]) if area in STORE_TAG else "" if area else _("any Action")
         ok = die in actions if dec.kind == "turn" else None
         for choice_id in adjusts.get(f"s{i}", []) + (actions.get(die, []) if ok else []):
             mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
         colour = INK if ok is None else GOOD if ok else BAD
+        # one line if it fits (shrinking, or condensed), else two ("cualquier acción")
+        two = not fits_one_line(label, 16, MIN_PX, slot_w - 4, 22, bold=bool(ok))
         cv.text(
-            (sx - 2, y0 + 88, sx + slot_w - 6, y0 + 110),
+            (sx - 2, y0 + 88, sx + slot_w - 6, y0 + (128 if two else 110)),
             label,
             16,
             bold=bool(ok),
             fill=colour,
-            wrap=False,
+            valign="top" if two else "middle",
+            max_lines=2,
             min_size=MIN_PX,
         )
     ax = x0 + 10 + 4 * slot_w + 6
     if dec.kind != "turn":
         cv.text(
             (ax, y0 + 6, x1 - 10, y1 - 30),
-            dec.prompt,
+            prompt(dec),
             17,
             align="left",
             valign="top",
@@ -256,7 +268,7 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
     # Action areas: which an Actions turn could use now
     cv.text(
         (ax, y0 + 4, x1 - 8, y0 + 28),
-        "Actions you can take",
+        _("Actions you can take"),
         17,
         bold=True,
         align="left",
@@ -267,10 +279,10 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         colour = AREA_COLOUR[area]
         cv.swatch((ax, ay + 1, ax + 22, ay + 21), colour)
         ok = _area_possible(st, area) if seat == st.current else None
-        sign = "" if ok is None else " \u2714" if ok else " \u2718 too costly"
+        sign = "" if ok is None else " \u2714" if ok else _(" \u2718 too costly")
         cv.text(
             (ax + 28, ay, x1 - 8, ay + 22),
-            AREA_NAME[area] + sign,
+            area_name(area) + sign,
             16,
             fill=INK if ok is None else GOOD if ok else BAD,
             align="left",
@@ -279,7 +291,7 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         )
     cv.text(
         (x0 + 10, y1 - 26, x1 - 10, y1 - 4),
-        resources_text(st, seat) + " \u00b7 \u2192n: can move to space n",
+        resources_text(st, seat) + _(" \u00b7 \u2192n: can move to space n"),
         16,
         align="left",
         wrap=False,
@@ -304,7 +316,7 @@ def _cost_of(st: GameState, dec: Pending, city: str) -> str:
     if dec.kind == "travel_move":
         return f"\u00a3{ed.travel_cost[here].get(city, '?')}"
     if dec.kind == "move_small":
-        return "free"
+        return _("free")
     return ""
 
 
@@ -342,7 +354,13 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     lo_x -= extra
     legend_h = 34
     cv = focus_canvas(HEAD + 8 + mh + legend_h + 8)
-    header(cv, st, seat, title, f"\u00a3{p.money} \u00b7 in {ed.city[p.city]['name']}")
+    header(
+        cv,
+        st,
+        seat,
+        title,
+        _("\u00a3{money} \u00b7 in {city}", money=p.money, city=ed.city[p.city]["name"]),
+    )
     mx0, my0 = 8, HEAD + 8
     mx1, my1 = mx0 + mw, my0 + mh
     cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
@@ -421,7 +439,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         _route(cv, (lx, ly + 12), (lx + 34, ly + 12), kind, 1.0)
         item = cv.text(
             (lx + 40, ly, lx + 140, ly + 24),
-            f"{kind} \u00a3{ed.route_cost.get(kind, '?')}",
+            _("{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")),
             16,
             align="left",
             wrap=False,
@@ -430,7 +448,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     cv.d.ellipse((lx + 2, ly + 2, lx + 22, ly + 22), outline=MARK, width=4)
     cv.text(
         (lx + 28, ly, mx1, ly + 24),
-        "you can go there (cost of the journey)",
+        _("you can go there (cost of the journey)"),
         16,
         align="left",
         wrap=False,
@@ -589,7 +607,9 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box, hidden: bo
     x0, y0, x1, y1 = box
     if hidden or not pid or pid not in ed.partner:
         cv.box(box, fill=PANEL_ALT, width=2)
-        cv.text((x0 + 6, y0 + 6, x1 - 6, y1 - 6), "hidden" if hidden else "empty", 16, fill=MUTED)
+        cv.text(
+            (x0 + 6, y0 + 6, x1 - 6, y1 - 6), _("hidden") if hidden else _("empty"), 16, fill=MUTED
+        )
         return
     info = ed.partner[pid]
     cv.box(box, fill=WHITE, width=2)
@@ -614,13 +634,21 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box, hidden: bo
     cv.d.rectangle((x0 + 5, y0 + 78, x1 - 6, y0 + 100), fill=PANEL_ALT)
     cv.text((x0 + 6, y0 + 78, x1 - 6, y0 + 100), need_text(info), 16, bold=True, min_size=MIN_PX)
     cv.text(
-        (x0 + 6, y0 + 104, x1 - 6, y1 - 4), info.get("text", ""), 16, min_size=MIN_PX, valign="top"
+        (x0 + 6, y0 + 104, x1 - 6, y1 - 4),
+        content("effect", info.get("text", "")),
+        16,
+        min_size=MIN_PX,
+        valign="top",
     )
 
 
 def _partner_card_height(ed: Edition, ids: list[str | None], width: int) -> int:
     need = max(
-        (lines_needed(ed.partner[c]["text"], 16, width - 12) for c in ids if c in ed.partner),
+        (
+            lines_needed(content("effect", ed.partner[c]["text"]), 16, width - 12)
+            for c in ids
+            if c in ed.partner
+        ),
         default=1,
     )
     return 104 + need * line_height(16) + 8
@@ -646,7 +674,13 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     height = HEAD + 8 + room_h + 10 + 24 + card_h + 10 + 24 + 48 + 8
     cv = focus_canvas(height)
     p = st.players[seat]
-    header(cv, st, seat, title, f"\u00a3{p.money} \u00b7 Innovation {p.innovation}")
+    header(
+        cv,
+        st,
+        seat,
+        title,
+        _("\u00a3{money} \u00b7 Innovation {n}", money=p.money, n=p.innovation),
+    )
     y = HEAD + 8
     for r, room in enumerate(st.rooms):
         x = 8 + r * (COL_W + 8)
@@ -655,13 +689,17 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         cv.box(box, fill=shade(DIE_FILL["Y"], 1.75), width=2)
         for choice_id in room_opts.get(r, []):
             mark(cv, box, choice_id)
-        cv.text((x + 4, y + 4, x + COL_W - 4, y + 28), f"Room {r + 1}", 18, bold=True)
-        cost = f"\u00a3{info.get('money', '?')} or {info.get('innovation', '?')} Innov."
+        cv.text((x + 4, y + 4, x + COL_W - 4, y + 28), _("Room {n}", n=r + 1), 18, bold=True)
+        cost = _(
+            "\u00a3{money} or {innovation} Innov.",
+            money=info.get("money", "?"),
+            innovation=info.get("innovation", "?"),
+        )
         cv.text((x + 4, y + 30, x + COL_W - 4, y + 52), cost, 16, min_size=MIN_PX)
         draw = info.get("draw", 0)
         cv.text(
             (x + 4, y + 52, x + COL_W - 4, y + 74),
-            f"draw {draw} card{'s' if draw != 1 else ''}" if draw else "no draw",
+            n_("draw {n} card", "draw {n} cards", draw) if draw else _("no draw"),
             16,
             fill=MUTED,
         )
@@ -689,8 +727,10 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     y += room_h + 10
     cv.text(
         (8, y, W - 8, y + 24),
-        f"Partner display (deck {len(st.partner_deck)}): "
-        "the card under your room or one to its right",
+        _(
+            "Partner display (deck {n}): the card under your room or one to its right",
+            n=len(st.partner_deck),
+        ),
         16,
         bold=True,
         align="left",
@@ -707,7 +747,7 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     y += card_h + 10
     cv.text(
         (8, y, W - 8, y + 24),
-        f"Multiplier Gears (deck {len(st.multiplier_deck)})",
+        _("Multiplier Gears (deck {n})", n=len(st.multiplier_deck)),
         16,
         bold=True,
         align="left",
@@ -722,13 +762,13 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         if i in mult_opts:
             mark(cv, box, mult_opts[i])
         if not mid:
-            cv.text((x + 6, y + 2, x + mw - 6, y + 42), "empty", 16, fill=MUTED)
+            cv.text((x + 6, y + 2, x + mw - 6, y + 42), _("empty"), 16, fill=MUTED)
             continue
         cv.gear(x + 24, y + 22, 19, "x")
         cost = ed.multiplier[mid]["cost"] if mid in ed.multiplier else {}
         cv.text(
             (x + 50, y + 2, x + mw - 6, y + 42),
-            "Build cost: " + cost_text(cost),
+            _("Build cost: {cost}", cost=cost_text(cost)),
             16,
             align="left",
             min_size=MIN_PX,
@@ -754,7 +794,14 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     lw = 92
     cw = (W - 16 - lw) // n
     levels = sorted(ed.lecture_levels, reverse=True)
-    head_h = max(lines_needed(inst["name"], 16, cw - 8, bold=True) for inst in ed.institutions)
+    corner = _("your cost, most discs")
+    head_h = max(
+        lines_needed(corner, 16, lw - 6),
+        *(
+            lines_needed(content("institution", inst["name"]), 16, cw - 8, bold=True)
+            for inst in ed.institutions
+        ),
+    )
     head_h = head_h * line_height(16) + 8
     row_h: list[int] = []
     for lvl in levels:
@@ -763,24 +810,31 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
             taken = bool(st.lectures.get(f"{i}:{lvl}"))
             width = cw - 10 - (30 if taken else 0)
-            need = max(need, lines_needed(space.get("text", ""), 16, width))
+            need = max(need, lines_needed(content("effect", space.get("text", "")), 16, width))
         row_h.append(max(3 * line_height(16) + 8, need * line_height(16) + 10))
-    as_text = f"Level 1, Analytical Society (always open): {ed.analytical_society['text']}"
+    as_text = _(
+        "Level 1, Analytical Society (always open): {text}",
+        text=content("effect", ed.analytical_society["text"]),
+    )
     as_h = lines_needed(as_text, 16, W - 28) * line_height(16) + 10
     height = HEAD + 8 + head_h + 4 + sum(row_h) + 4 * len(levels) + 6 + as_h + 8
     cv = focus_canvas(height)
     p = st.players[seat]
-    header(cv, st, seat, title, f"Innovation {p.innovation}")
+    header(cv, st, seat, title, _("Innovation {n}", n=p.innovation))
     x0, y = 8, HEAD + 8
     cv.text(
-        (x0, y, x0 + lw - 6, y + head_h), "your cost, most discs", 16, fill=MUTED, min_size=MIN_PX
+        (x0, y, x0 + lw - 6, y + head_h),
+        corner,
+        16,
+        fill=MUTED,
+        min_size=MIN_PX,
     )
     for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
         cv.d.rectangle((cx + 1, y, cx + cw - 2, y + head_h), fill=shade(DIE_FILL["G"], 1.7))
         cv.text(
             (cx + 4, y + 2, cx + cw - 4, y + head_h - 2),
-            inst["name"],
+            content("institution", inst["name"]),
             16,
             bold=True,
             min_size=MIN_PX,
@@ -793,7 +847,12 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         cv.d.rectangle((x0, y, x0 + lw - 4, y + rh), fill=PANEL_ALT)
         cv.text(
             (x0 + 2, y + 2, x0 + lw - 6, y + rh - 2),
-            f"Level {lvl}\n{cost} Innov.\nmost: {maj}\u2605",
+            _(
+                "Level {level}\n{cost} Innov.\nmost: {points}\u2605",
+                level=lvl,
+                cost=cost,
+                points=maj,
+            ),
             16,
             bold=False,
             min_size=MIN_PX,
@@ -811,7 +870,7 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             right = cx + cw - 5 - (30 if seats else 0)
             cv.text(
                 (cx + 5, y + 3, right, y + rh - 3),
-                space.get("text", ""),
+                content("effect", space.get("text", "")),
                 16,
                 min_size=MIN_PX,
                 align="left",
@@ -852,7 +911,7 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         34
         + max(
             (
-                lines_needed(ed.program[t]["text"], 16, tw - 10)
+                lines_needed(content("program", ed.program[t]["text"]), 16, tw - 10)
                 for t in st.program_display
                 if t in ed.program
             ),
@@ -866,7 +925,7 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         56
         + max(
             (
-                lines_needed(ed.assignment[a]["text"], 16, cw - 12)
+                lines_needed(content("effect", ed.assignment[a]["text"]), 16, cw - 12)
                 for a in st.assignment_display
                 if a in ed.assignment
             ),
@@ -878,11 +937,16 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
     rows = (len(st.assignment_display) + 1) // 2
     height = HEAD + 8 + 24 + prog_h + 10 + 24 + rows * (asg_h + 8) + 4 + 96 + 8
     cv = focus_canvas(height)
-    header(cv, st, seat, title, f"hand {len(p.hand)} \u00b7 Books {p.books}")
+    header(
+        cv, st, seat, title, _("hand {hand} \u00b7 Books {books}", hand=len(p.hand), books=p.books)
+    )
     y = HEAD + 8
     cv.text(
         (8, y, W - 8, y + 24),
-        f"Programs (deck {len(st.program_deck)}): the rightmost leaves after a Study action",
+        _(
+            "Programs (deck {n}): the rightmost leaves after a Study action",
+            n=len(st.program_deck),
+        ),
         16,
         bold=True,
         align="left",
@@ -895,14 +959,14 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         box = (x, y, x + tw, y + prog_h)
         if not pid or pid not in ed.program:
             cv.box(box, fill=PANEL_ALT)
-            cv.text((x + 4, y + 4, x + tw - 4, y + prog_h - 4), "empty", 16, fill=MUTED)
+            cv.text((x + 4, y + 4, x + tw - 4, y + prog_h - 4), _("empty"), 16, fill=MUTED)
             continue
         info = ed.program[pid]
         cv.box(box, fill=(236, 228, 246), width=2)
         cv.badge(x + tw - 18, y + 17, 14, str(info.get("prestige", "?")))
         cv.text(
             (x + 6, y + 4, x + tw - 36, y + 30),
-            "Program",
+            _("Program"),
             16,
             bold=True,
             fill=MUTED,
@@ -911,7 +975,7 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         )
         cv.text(
             (x + 5, y + 34, x + tw - 5, y + prog_h - 4),
-            info.get("text", pid),
+            content("program", info.get("text", pid)),
             16,
             min_size=MIN_PX,
             valign="top",
@@ -921,7 +985,7 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
     y += prog_h + 10
     cv.text(
         (8, y, W - 8, y + 24),
-        f"Assignments (deck {len(st.assignment_deck)})",
+        _("Assignments (deck {n})", n=len(st.assignment_deck)),
         16,
         bold=True,
         align="left",
@@ -944,13 +1008,13 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
     x0, y0, x1, y1 = box
     if not aid or aid not in ed.assignment:
         cv.box(box, fill=PANEL_ALT)
-        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), "empty", 16, fill=MUTED)
+        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), _("empty"), 16, fill=MUTED)
         return
     info = ed.assignment[aid]
     cv.box(box, fill=WHITE, width=2)
     cv.text(
         (x0 + 6, y0 + 3, x1 - 6, y0 + 26),
-        info.get("name", aid),
+        content("assignment", info.get("name", aid)),
         17,
         bold=True,
         align="left",
@@ -962,9 +1026,13 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
     for c in cols:
         cv.swatch((cx, y0 + 28, cx + 26, y0 + 52), c)
         cx += 30
-    label = ("column" if len(cols) == 1 else "columns") if cols else "any column"
+    label = (_("column") if len(cols) == 1 else _("columns")) if cols else _("any column")
     disc = info.get("discard", 0)
-    label += f" \u00b7 discard {disc} card{'s' if disc != 1 else ''}" if disc else " \u00b7 free"
+    label += (
+        n_(" \u00b7 discard {n} card", " \u00b7 discard {n} cards", disc)
+        if disc
+        else _(" \u00b7 free")
+    )
     cv.text(
         (cx + 2, y0 + 28, x1 - 6, y0 + 52),
         label,
@@ -976,7 +1044,7 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
     )
     cv.text(
         (x0 + 6, y0 + 56, x1 - 6, y1 - 4),
-        info.get("text", ""),
+        content("effect", info.get("text", "")),
         16,
         min_size=MIN_PX,
         align="left",
@@ -992,17 +1060,17 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
     x0, y0, x1, y1 = box
     cv.box(box, fill=WHITE, width=2)
     cv.text(
-        (x0 + 8, y0 + 4, x0 + 200, y0 + 28),
-        "Study rewards",
+        (x0 + 8, y0 + 4, x0 + 260, y0 + 28),
+        _("Study rewards"),
         17,
         bold=True,
         align="left",
         wrap=False,
     )
     items = [
-        ("book", "Book"),
-        ("gear", f"Addition Gear ({st.addition_supply} left)"),
-        ("assignment", "Assignment card"),
+        ("book", _("Book")),
+        ("gear", _("Addition Gear ({n} left)", n=st.addition_supply)),
+        ("assignment", _("Assignment card")),
     ]
     x = x0 + 8
     for item_id, label in items:
@@ -1015,14 +1083,16 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         if C.StudyItem.encode(item_id) in ids:
             mark(cv, b, C.StudyItem.encode(item_id))
         x += w + 14
-    cv.text((x0 + 8, y0 + 62, x0 + 250, y0 + 86), "Your Assignments:", 16, align="left", wrap=False)
+    cv.text(
+        (x0 + 8, y0 + 62, x0 + 250, y0 + 86), _("Your Assignments:"), 16, align="left", wrap=False
+    )
     ax = x0 + 170
     for c in V.COLOURS_MAIN:
         b = (ax, y0 + 62, ax + 26, y0 + 86)
         cv.swatch(b, c)
         n = len(p.assignments.get(c, []))
         token = p.assignment_tokens.get(c)
-        label = f"{n}" + (f" (token {token})" if token else "")
+        label = f"{n}" + (_(" (token {n})", n=token) if token else "")
         item = cv.text(
             (ax + 30, y0 + 62, x1 - 8, y0 + 86), label, 16, bold=True, align="left", wrap=False
         )
@@ -1050,12 +1120,19 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     texts = []
     for colour in V.COLOURS_MAIN:
         bt = st.breakthroughs.get(colour)
-        bt_text = ed.breakthrough[bt]["text"] if bt in ed.breakthrough else "none"
+        bt_text = (
+            content("effect", ed.breakthrough[bt]["text"]) if bt in ed.breakthrough else _("none")
+        )
         stack = st.assignment_token_stacks.get(colour, [])
-        left = ", ".join(str(v) for v in reversed(stack)) if stack else "none left"
+        left = ", ".join(str(v) for v in reversed(stack)) if stack else _("none left")
         texts.append(
-            f"\u2605 Breakthrough at {' and '.join(map(str, bts))}: {bt_text}"
-            f" \u00b7 at {top}: Assignment token ({left})"
+            _(
+                "\u2605 Breakthrough at {levels}: {text} \u00b7 at {top}: Assignment token ({left})",
+                levels=_(" and ").join(map(str, bts)),
+                text=bt_text,
+                top=top,
+                left=left,
+            )
         )
     text_h = [lines_needed(t, 16, W - 24) * line_height(16) + 4 for t in texts]
     height = HEAD + 8 + sum(cell_h + 4 + h + 10 for h in text_h) + 4
@@ -1084,13 +1161,13 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             tag = ""
             if lvl in adv:
                 fill = shade(DIE_FILL[colour], 1.55)
-                tag = "Adv"
+                tag = _("Adv")
             if lvl in bts:
                 fill = shade(HILITE, 1.4)
                 tag = "\u2605"
             if lvl == top:
                 fill = shade(HILITE, 1.1)
-                tag = "top"
+                tag = _("top")
             box = (cx, y, cx + cw - 2, y + cell_h)
             cv.d.rectangle(box, fill=fill, outline=MUTED)
             cv.text(
@@ -1147,30 +1224,32 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
     strip = 64 if active else 40
     height = HEAD + 8 + strip + rows * (card_h + 28) + 8
     cv = focus_canvas(height)
-    header(cv, st, seat, title, f"hand {len(p.hand)} \u00b7 deck {len(p.deck)}")
+    header(
+        cv, st, seat, title, _("hand {hand} \u00b7 deck {deck}", hand=len(p.hand), deck=len(p.deck))
+    )
     y = HEAD + 8
     if active:
-        cv.text((8, y, 230, y + 56), "Active die:", 18, bold=True, align="left", wrap=False)
+        cv.text((8, y, 230, y + 56), _("Active die:"), 18, bold=True, align="left", wrap=False)
         cv.die(150, y + 4, 48, active)
         cv.text(
             (214, y, W - 8, y + 56),
-            "cards marked fit it; play one or none",
+            _("cards marked fit it; play one or none"),
             16,
             align="left",
             fill=MUTED,
             min_size=MIN_PX,
         )
     else:
-        cv.text((8, y, W - 8, y + 32), dec.prompt, 17, bold=True, align="left", min_size=MIN_PX)
+        cv.text((8, y, W - 8, y + 32), prompt(dec), 17, bold=True, align="left", min_size=MIN_PX)
     y += strip
     n_hand = len(p.hand)
     for k, card in enumerate(cards):
         x = 8 + (k % per_row) * (card_w + 8)
         cy = y + (k // per_row) * (card_h + 28)
         where = (
-            "discard pile"
+            _("discard pile")
             if dec.kind == "keep_eight" and k >= n_hand
-            else ("offered" if dec.kind == "draft" else "hand")
+            else (_("offered") if dec.kind == "draft" else _("hand"))
         )
         cv.text((x, cy, x + card_w, cy + 24), where, 16, fill=MUTED, wrap=False)
         box = (x, cy + 24, x + card_w, cy + 24 + card_h)
@@ -1188,7 +1267,10 @@ def _hand_public(st: GameState, dec: Pending, title: str, active: str | None) ->
     y = HEAD + 14
     cv.text(
         (16, y, W - 16, y + 60),
-        f"{p.name} decides about their Partner cards. Only they see which cards they hold.",
+        _(
+            "{name} decides about their Partner cards. Only they see which cards they hold.",
+            name=p.name,
+        ),
         18,
         bold=True,
         align="left",
@@ -1198,14 +1280,19 @@ def _hand_public(st: GameState, dec: Pending, title: str, active: str | None) ->
     y += 70
     cv.text(
         (16, y, W - 16, y + 26),
-        f"Hand {len(p.hand)} \u00b7 deck {len(p.deck)} \u00b7 discard pile {len(p.discard)}",
+        _(
+            "Hand {hand} \u00b7 deck {deck} \u00b7 discard pile {discard}",
+            hand=len(p.hand),
+            deck=len(p.deck),
+            discard=len(p.discard),
+        ),
         17,
         align="left",
         wrap=False,
     )
     y += 34
     if active:
-        cv.text((16, y, 200, y + 56), "Active die:", 18, bold=True, align="left", wrap=False)
+        cv.text((16, y, 200, y + 56), _("Active die:"), 18, bold=True, align="left", wrap=False)
         cv.die(160, y + 4, 48, active)
     return cv
 

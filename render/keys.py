@@ -102,11 +102,13 @@ def scorepad_key(state: Any, viewer: int | None = None) -> str:
 KEYS = {"board": board_key, "mill": mill_key, "focus": focus_key, "scorepad": scorepad_key}
 
 
-def image_key(name: str, state: Any, *args: Any, **kwargs: Any) -> str:
-    """The key of `<name>_png(state, *args, **kwargs)`: the same arguments as the image."""
+def image_key(name: str, state: Any, *args: Any, lang: str = "en", **kwargs: Any) -> str:
+    """The key of `<name>_png(state, *args, **kwargs)`: the same arguments as the image (an
+    image in another language than English has its own key)."""
     fn = KEYS.get(name)
     if fn is None:
         raise ValueError(f"no image called {name!r} (one of {', '.join(KEYS)})")
     bound = inspect.signature(fn).bind(state, *args, **kwargs)
     bound.apply_defaults()
-    return fn(*bound.args, **bound.kwargs)
+    key = fn(*bound.args, **bound.kwargs)
+    return key if lang == "en" else _digest(lang, key)

@@ -7,7 +7,16 @@ from __future__ import annotations
 from engine import vocabulary as V
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
-from render._common import gears_hint, science_name, total_text, visible_score
+from i18n import N_, _, p_
+from render._common import (
+    category,
+    content,
+    gears_hint,
+    player_colour,
+    science_name,
+    total_text,
+    visible_score,
+)
 from render._draw import (
     DIE_FILL,
     GOOD,
@@ -28,7 +37,7 @@ W, H = 1000, 800
 CELL = 88  # die slot
 GAP = 48  # gear space between slots
 GX, GY = 36, 110  # top-left of the 3x3 grid
-LINE_TITLES = ["Row 1", "Row 2", "Row 3", "Col 1", "Col 2", "Col 3"]
+LINE_TITLES = [N_("Row 1"), N_("Row 2"), N_("Row 3"), N_("Col 1"), N_("Col 2"), N_("Col 3")]
 
 
 def draw_mill(state: GameState | dict, seat: int, viewer: int | None = None) -> Canvas:
@@ -37,7 +46,7 @@ def draw_mill(state: GameState | dict, seat: int, viewer: int | None = None) -> 
         raise ValueError(f"no seat {seat} in a {len(st.players)}-player game")
     cv = Canvas(W, H)
     _header(cv, st, seat, viewer)
-    mill_box = cv.panel((8, 60, 604, H - 8), "Mill", title_size=16)
+    mill_box = cv.panel((8, 60, 604, H - 8), _("Mill"), title_size=16)
     _grid(cv, st, seat, mill_box)
     _score_summary(cv, st, seat, (mill_box[0], 636, mill_box[2], mill_box[3]))
     x0 = 612
@@ -55,7 +64,7 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
     p = st.players[seat]
     cv.d.rectangle((0, 0, W, 52), fill=LINE)
     cv.disc(28, 26, 17, p.colour, player_label(seat))
-    who = p.name + (" (you)" if viewer == seat else "")
+    who = _("{name} (you)", name=p.name) if viewer == seat else p.name
     cv.text(
         (54, 4, 470, 48),
         who,
@@ -67,16 +76,21 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
         min_size=14,
         kind="name",
     )
-    status = f"{p.colour} \u00b7 seat {seat + 1} \u00b7 round {st.round}"
+    status = _(
+        "{colour} \u00b7 seat {seat} \u00b7 round {round}",
+        colour=player_colour(p.colour),
+        seat=seat + 1,
+        round=st.round,
+    )
     if not st.over and st.current == seat:
-        status += " \u00b7 to play"
+        status += _(" \u00b7 to play")
     cv.text((476, 4, 720, 48), status, 15, fill=HILITE, align="left", wrap=False, min_size=11)
     row = visible_score(st, seat)
-    label = "Prestige" if st.over else "Prestige so far"
+    label = _("Prestige") if st.over else _("Prestige so far")
     hint = "" if st.over else gears_hint(st, seat)
     cv.text(
         (724, 4, W - 12, 30 if hint else 48),
-        f"{label}: {total_text(row)}",
+        _("{label}: {total}", label=label, total=total_text(row)),
         18,
         bold=True,
         fill=WHITE,
@@ -125,7 +139,14 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
             cv.disc(gx, gy, 14, p.colour, player_label(seat))
         else:
             cv.d.ellipse((gx - 17, gy - 17, gx + 17, gy + 17), fill=WHITE, outline=MUTED, width=2)
-            cv.glyph((gx, gy), "open", 9, MUTED, bold=False)
+            cv.text(
+                (gx - 16, gy - 8, gx + 16, gy + 8),
+                p_("gear space", "open"),
+                9,
+                min_size=8,
+                fill=MUTED,
+                wrap=False,
+            )
     for i in range(9):
         sx, sy = _slot_xy(i)
         cv.die(sx, sy, CELL, p.mill[i] if i < len(p.mill) else None)
@@ -147,8 +168,13 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
     open_spaces = max(0, len(p.gears) - built - p.discs)
     cv.text(
         (x0 + 60, 62, x1, 84),
-        f"Gears built {built}/12 \u00b7 discs on Mill {p.discs} \u00b7 open spaces {open_spaces}"
-        + (f" \u00b7 boxed {p.discs_boxed}" if p.discs_boxed else ""),
+        _(
+            "Gears built {built}/12 \u00b7 discs on Mill {discs} \u00b7 open spaces {open}",
+            built=built,
+            discs=p.discs,
+            open=open_spaces,
+        )
+        + (_(" \u00b7 boxed {n}", n=p.discs_boxed) if p.discs_boxed else ""),
         13,
         align="right",
         wrap=False,
@@ -165,16 +191,20 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: in
     tile = p.programs[line] if line < len(p.programs) else None
     dice = [p.mill[i] for i in LINE_DICE[line]]
     cv.box(box, fill=WHITE, width=2)
-    title = LINE_TITLES[line]
+    title = _(LINE_TITLES[line])
     if value is not None:
         scored = min(value, cap)
-        head = f"= {value} \u2192 {scored}" if value > cap else f"= {value} (cap {cap})"
+        head = (
+            f"= {value} \u2192 {scored}"
+            if value > cap
+            else _("= {value} (cap {cap})", value=value, cap=cap)
+        )
         cv.d.rectangle((x0 + 2, y0 + 2, x1 - 3, y0 + 22), fill=shade(GOOD, 1.75))
     else:
         missing = sum(1 for d in dice if d is None) + sum(
             1 for g in LINE_GEARS[line] if p.gears[g] is None
         )
-        head = f"{missing} to fill"
+        head = _("{n} to fill", n=missing)
     cv.text((x0 + 5, y0 + 2, x0 + 50, y0 + 22), title, 13, bold=True, align="left", wrap=False)
     cv.text(
         (x0 + 50, y0 + 2, x1 - 5, y0 + 22),
@@ -191,9 +221,9 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: in
         cv.badge(x1 - 17, y0 + 38, 12, str(info.get("prestige", "?")))
         if None not in dice:
             met = program_met(info["criteria"], dice)  # type: ignore[arg-type]
-            mark, colour = ("\u2714 met", GOOD) if met else ("\u2718 not met", (170, 30, 30))
+            mark, colour = (_("\u2714 met"), GOOD) if met else (_("\u2718 not met"), (170, 30, 30))
         else:
-            mark, colour = "open", MUTED
+            mark, colour = _("open"), MUTED
         cv.text(
             (x0 + 5, y0 + 26, x1 - 34, y0 + 46),
             mark,
@@ -206,7 +236,7 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: in
         )
         cv.text(
             (x0 + 5, y0 + 50, x1 - 5, y1 - 4),
-            info.get("text", tile),
+            content("program", info.get("text", tile)),
             13,
             min_size=10,
             align="left",
@@ -218,7 +248,9 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, box: Box, cap: in
         )
         cv.text(
             body,
-            f"No Program (space bonus: {bonus})" if bonus else "No Program",
+            _("No Program (space bonus: {bonus})", bonus=content("effect", bonus))
+            if bonus
+            else _("No Program"),
             12,
             fill=MUTED,
             min_size=9,
@@ -234,8 +266,8 @@ def _score_summary(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
     row = visible_score(st, seat)
     cv.text(
         (x0, y0, x1, y0 + 20),
-        "Prestige so far by scorepad category"
-        + (" (? = hidden cards)" if None in row.values() else ""),
+        _("Prestige so far by scorepad category")
+        + (_(" (? = hidden cards)") if None in row.values() else ""),
         13,
         bold=True,
         align="left",
@@ -253,7 +285,12 @@ def _score_summary(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
         shown = "?" if v is None else str(v)
         v = v or 0
         cv.text(
-            (cx + 4, cy, cx + cw - 44, cy + rh - 3), cat, 12, align="left", wrap=False, min_size=9
+            (cx + 4, cy, cx + cw - 44, cy + rh - 3),
+            category(cat),
+            12,
+            align="left",
+            wrap=False,
+            min_size=9,
         )
         colour = GOOD if v > 0 else (170, 30, 30) if v < 0 else MUTED
         cv.text(
@@ -269,12 +306,12 @@ def _score_summary(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
 
 def _resources(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
     p = st.players[seat]
-    x0, y0, x1, y1 = cv.panel(box, "Resources & Store", title_size=14)
+    x0, y0, x1, y1 = cv.panel(box, _("Resources & Store"), title_size=14)
     items = [
         ("\u00a3", p.money, (240, 220, 120)),
-        ("Coal", p.coal, (90, 90, 90)),
-        ("Brass", p.brass, (205, 160, 60)),
-        ("Books", p.books, (150, 90, 60)),
+        (_("Coal"), p.coal, (90, 90, 90)),
+        (_("Brass"), p.brass, (205, 160, 60)),
+        (_("Books"), p.books, (150, 90, 60)),
     ]
     cw = (x1 - x0) // 4
     for i, (name, n, fill) in enumerate(items):
@@ -290,7 +327,7 @@ def _resources(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
         )
     # Store: index 0 is the highest slot
     sy = y0 + 22
-    cv.text((x0, sy, x0 + 96, y1), "Store\n(high \u2192 low)", 11, fill=MUTED, align="left")
+    cv.text((x0, sy, x0 + 96, y1), _("Store\n(high \u2192 low)"), 11, fill=MUTED, align="left")
     s = min(36, y1 - sy)
     for i, die in enumerate(p.store):
         cv.die(x0 + 100 + i * (s + 8), sy, s, die)
@@ -300,11 +337,11 @@ def _resources(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
     ed = st.edition
     p = st.players[seat]
-    x0, y0, x1, y1 = cv.panel(box, "Steam & Innovation", title_size=14)
+    x0, y0, x1, y1 = cv.panel(box, _("Steam & Innovation"), title_size=14)
     n = len(ed.steam_track)
     lw = 58
     cw = (x1 - x0 - lw) // max(1, n)
-    cv.text((x0, y0, x0 + lw - 4, y0 + 54), "Steam\ncap\ncoal", 11, fill=MUTED, align="left")
+    cv.text((x0, y0, x0 + lw - 4, y0 + 54), _("Steam\ncap\ncoal"), 11, fill=MUTED, align="left")
     for lvl, info in enumerate(ed.steam_track):
         cx = x0 + lw + lvl * cw
         here = lvl == p.steam
@@ -326,7 +363,7 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
         )
         cv.text(
             (cx + 2, y0 + 36, cx + cw - 3, y0 + 54),
-            f"{info['coal']}c" if info.get("coal") else "\u2013",
+            _("{n}c", n=info["coal"]) if info.get("coal") else "\u2013",
             11,
             wrap=False,
             fill=MUTED,
@@ -336,7 +373,7 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
     iy = y0 + 64
     top = ed.innovation_max
     cw2 = (x1 - x0 - lw) // (top + 1)
-    cv.text((x0, iy, x0 + lw - 4, iy + 44), "Innov.\nPrestige", 11, fill=MUTED, align="left")
+    cv.text((x0, iy, x0 + lw - 4, iy + 44), _("Innov.\nPrestige"), 11, fill=MUTED, align="left")
     for lvl in range(top + 1):
         cx = x0 + lw + lvl * cw2
         here = lvl == p.innovation
@@ -360,7 +397,7 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
             cv.disc(cx + cw2 - 12, iy + 10, 8, p.colour, player_label(seat))
     # Research levels (the board shows the tracks; a summary helps decide)
     ry = iy + 50
-    cv.text((x0, ry, x0 + lw - 4, ry + 20), "Research", 11, fill=MUTED, align="left")
+    cv.text((x0, ry, x0 + lw - 4, ry + 20), _("Research"), 11, fill=MUTED, align="left")
     rw = (x1 - x0 - lw) // 4
     for i, colour in enumerate(V.COLOURS_MAIN):
         rx = x0 + lw + i * rw
@@ -378,9 +415,9 @@ def _tracks(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 
 def _gears(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
     p = st.players[seat]
-    x0, y0, x1, y1 = cv.panel(box, "Gear supply (ready to build)", title_size=14)
+    x0, y0, x1, y1 = cv.panel(box, _("Gear supply (ready to build)"), title_size=14)
     if not p.gear_supply:
-        cv.text((x0, y0, x1, y1), "none", 13, fill=MUTED, align="left")
+        cv.text((x0, y0, x1, y1), _("none"), 13, fill=MUTED, align="left")
         return box[3]
     n = len(p.gear_supply)
     step = min(40, (x1 - x0 - 36) // max(1, n - 1)) if n > 1 else 40
@@ -392,7 +429,7 @@ def _gears(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
     ed = st.edition
     p = st.players[seat]
-    x0, y0, x1, y1 = cv.panel(box, "Assignments & scoring tokens", title_size=14)
+    x0, y0, x1, y1 = cv.panel(box, _("Assignments & scoring tokens"), title_size=14)
     cw = (x1 - x0 - 12) // 4
     colh = y1 - y0 - 26
     for i, colour in enumerate(V.COLOURS_MAIN):
@@ -416,7 +453,9 @@ def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
                 cx + cw - 12, y0 + 12, 10, str(token), fill=shade(DIE_FILL[colour], 1.2), ink=INK
             )
         names = "\n".join(
-            "\u2022 " + (ed.assignment[a]["name"] if a in ed.assignment else a) for a in cards
+            "\u2022 "
+            + (content("assignment", ed.assignment[a]["name"]) if a in ed.assignment else a)
+            for a in cards
         )
         if names:
             cv.text(
@@ -429,7 +468,7 @@ def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
             )
     sy = y0 + colh + 4
     parts = [f"{science_name(k)} {v}" for k, v in sorted(p.science_tokens.items())]
-    text = "Science tokens: " + (", ".join(parts) if parts else "none")
+    text = _("Science tokens: {tokens}", tokens=", ".join(parts) if parts else _("none"))
     cv.text((x0, sy, x1, y1 + 6), text, 12, align="left", min_size=9, wrap=False)
     return box[3]
 
@@ -437,11 +476,16 @@ def _assignments(cv: Canvas, st: GameState, seat: int, box: Box) -> int:
 def _cards(cv: Canvas, st: GameState, seat: int, viewer: int | None, box: Box) -> None:
     ed = st.edition
     p = st.players[seat]
-    x0, y0, x1, y1 = cv.panel(box, "Partner cards", title_size=14)
+    x0, y0, x1, y1 = cv.panel(box, _("Partner cards"), title_size=14)
     own = viewer == seat and not any(c == HIDDEN for c in p.hand)
     cv.text(
         (x0, y0, x1, y0 + 20),
-        f"Hand {len(p.hand)} \u00b7 deck {len(p.deck)} \u00b7 discard {len(p.discard)}",
+        _(
+            "Hand {hand} \u00b7 deck {deck} \u00b7 discard {discard}",
+            hand=len(p.hand),
+            deck=len(p.deck),
+            discard=len(p.discard),
+        ),
         13,
         bold=True,
         align="left",
@@ -468,7 +512,7 @@ def _cards(cv: Canvas, st: GameState, seat: int, viewer: int | None, box: Box) -
         else:
             cv.text(
                 (x0, y0 + 24, x1, y1),
-                "Your hand is empty.",
+                _("Your hand is empty."),
                 12,
                 fill=MUTED,
                 align="left",
@@ -477,7 +521,7 @@ def _cards(cv: Canvas, st: GameState, seat: int, viewer: int | None, box: Box) -
     else:
         cv.text(
             (x0, y0 + 24, x1, y1),
-            "Hand hidden (only its owner sees the names).",
+            _("Hand hidden (only its owner sees the names)."),
             12,
             fill=MUTED,
             align="left",

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.mill import LINE_DICE, LINE_GEARS, LINE_NAMES, gear_operator, line_value, program_met
+from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
-from render._common import gears_hint, total_text, visible_score
+from i18n import N_, _
+from render._common import content, gears_hint, total_text, visible_score
 from render._draw import (
     BAD,
     GOOD,
@@ -27,6 +28,7 @@ from render._draw import (
     WHITE,
     Box,
     Canvas,
+    line_height,
     player_label,
     shade,
 )
@@ -40,7 +42,23 @@ STEP = CELL + GAP
 COL_BOX_H = 164  # the column boxes under the grid (and the resources beside them) end here
 SPAN = 3 * CELL + 2 * GAP
 MARK = (232, 150, 0)  # outline of a space that is an option
-LINE_TITLES = ["Row 1", "Row 2", "Row 3", "Column 1", "Column 2", "Column 3"]
+LINE_TITLES = [
+    N_("Row 1"),
+    N_("Row 2"),
+    N_("Row 3"),
+    N_("Column 1"),
+    N_("Column 2"),
+    N_("Column 3"),
+]
+# A marked line's title, in the words of the choice labels ("top row", "middle column"...).
+MARKED_TITLES = [
+    N_("Top row"),
+    N_("Middle row"),
+    N_("Bottom row"),
+    N_("Left col."),
+    N_("Middle col."),
+    N_("Right col."),
+]
 RESOURCE_FILL = {
     "money": (240, 220, 120),
     "coal": (90, 90, 90),
@@ -99,22 +117,76 @@ def draw_mill_compact(
     if not 0 <= seat < len(st.players):
         raise ValueError(f"no seat {seat} in a {len(st.players)}-player game")
     marks = marks or MillMarks()
-    cv = Canvas(W, H, background=PANEL)
+    col_h = COL_BOX_H + _taller_columns(st, seat, marks)
+    height = H + col_h - COL_BOX_H
+    cv = Canvas(W, height, background=PANEL)
     cv.min_glyph = 16  # read inline: no mark under 16 px (12 px at 550 px wide)
     _header(cv, st, seat, viewer)
     _grid(cv, st, seat, marks)
     for line in range(6):
-        _line_box(cv, st, seat, line, marks)
-    _resources(cv, st, seat, marks, (416, Y0 + SPAN + 12, W - 8, Y0 + SPAN + COL_BOX_H))
-    _store(cv, st, seat, marks, (8, H - 64, W - 8, H - 6))
+        _line_box(cv, st, seat, line, marks, col_h)
+    _resources(cv, st, seat, marks, (416, Y0 + SPAN + 12, W - 8, Y0 + SPAN + col_h))
+    _store(cv, st, seat, marks, (8, height - 64, W - 8, height - 6))
     return cv
+
+
+COL_TEXT_W = CELL + 38 - 12 - 30  # a column box's text, beside its Program's Prestige badge
+
+
+def _column_text(st: GameState, seat: int, line: int, marked: bool) -> str:
+    """The text under a column's title: its Program (with ✔/✘ once judged), or its bonus."""
+    ed = st.edition
+    p = st.players[seat]
+    tile = p.programs[line] if line < len(p.programs) else None
+    if tile in ed.program:
+        info = ed.program[tile]
+        dice = [p.mill[i] for i in LINE_DICE[line]]
+        mark = ""
+        if None not in dice:
+            met = program_met(info["criteria"], dice)  # type: ignore[arg-type]
+            mark = "\u2714 " if met else "\u2718 "
+        return mark + content("program", info.get("text", tile))
+    bonus = next((s["text"] for s in ed.program_spaces if s.get("line") == MILL_LINES[line]), "")
+    if marked and bonus:
+        return _("Bonus: {text}", text=content("effect", bonus))
+    return _("no Program")
+
+
+RESOURCES_TEXT_W = W - 8 - 8 - 424  # the resources box beside the column boxes, inside
+
+
+def _innovation_text(p: Any) -> str:
+    return _("Innovation {n} \u00b7 Gear spaces open: {open}", n=p.innovation, open=open_spaces(p))
+
+
+def _two_lines(text: str) -> bool:
+    from render.focus import fits_one_line
+
+    return not fits_one_line(text, 16, 16, RESOURCES_TEXT_W, 22)
+
+
+def _taller_columns(st: GameState, seat: int, marks: MillMarks) -> int:
+    """How much taller the column boxes and the resources beside them (and the picture) must be
+    for their texts: none in English; a longer language may need a line more."""
+    from render.focus import lines_needed
+
+    body = COL_BOX_H - 12 - 2 * 24 - 4
+    need = max(
+        lines_needed(_column_text(st, seat, line, line in marks.lines), 16, COL_TEXT_W)
+        * line_height(16)
+        for line in range(3, 6)
+    )
+    resources = 22 if _two_lines(_innovation_text(st.players[seat])) else 0
+    return max(0, need - body, resources)
 
 
 def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
     p = st.players[seat]
     cv.d.rectangle((0, 0, W, HEAD), fill=LINE)
     cv.disc(26, HEAD // 2, 16, p.colour, player_label(seat))
-    who = f"{p.name}'s Mill" if viewer != seat else f"{p.name}'s Mill (you)"
+    who = (
+        _("{name}'s Mill", name=p.name) if viewer != seat else _("{name}'s Mill (you)", name=p.name)
+    )
     cv.text(
         (50, 4, 360, HEAD - 4),
         who,
@@ -127,11 +199,11 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
         kind="name",
     )
     row = visible_score(st, seat)
-    label = "Prestige" if st.over else "Prestige so far"
+    label = _("Prestige") if st.over else _("Prestige so far")
     hint = "" if st.over else gears_hint(st, seat)
     cv.text(
         (370, 3, W - 12, 29 if hint else HEAD - 4),
-        f"{label}: {total_text(row)}",
+        _("{label}: {total}", label=label, total=total_text(row)),
         19,
         bold=True,
         fill=WHITE,
@@ -140,17 +212,17 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
         min_size=16,
     )
     if hint:
-        cv.text((370, 30, W - 12, HEAD - 2), hint, 16, fill=HILITE, align="right", wrap=False)
+        cv.text((366, 30, W - 12, HEAD - 2), hint, 16, fill=HILITE, align="right", wrap=False)
 
 
 def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
     p = st.players[seat]
     for c in range(3):
         x = X0 + c * STEP
-        cv.text((x - 14, HEAD + 3, x + CELL + 14, Y0 - 6), f"column {c + 1}", 16, fill=MUTED)
+        cv.text((x - 14, HEAD + 3, x + CELL + 14, Y0 - 6), _("column {n}", n=c + 1), 16, fill=MUTED)
     for r in range(3):
         y = Y0 + r * STEP
-        cv.text((4, y, X0 - 8, y + CELL), f"row {r + 1}", 16, fill=MUTED, align="right")
+        cv.text((4, y, X0 - 8, y + CELL), _("row {n}", n=r + 1), 16, fill=MUTED, align="right")
     cv.d.rounded_rectangle(
         (X0 - 8, Y0 - 8, X0 + SPAN + 8, Y0 + SPAN + 8),
         radius=12,
@@ -191,10 +263,12 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
             )
             _record(cv, ids, (x, y, x + CELL, y + CELL))
         if die is None and i in marks.cells:
-            cv.text((x + 4, y + 4, x + CELL - 4, y + CELL - 4), "free", 16, fill=MUTED)
+            cv.text((x + 4, y + 4, x + CELL - 4, y + CELL - 4), _("free"), 16, fill=MUTED)
 
 
-def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks) -> None:
+def _line_box(
+    cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks, col_h: int = COL_BOX_H
+) -> None:
     ed = st.edition
     p = st.players[seat]
     if line < 3:
@@ -202,7 +276,7 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
         box: Box = (X0 + SPAN + 18, y, W - 8, y + CELL + 8)
     else:
         x = X0 + (line - 3) * STEP - 20
-        box = (x, Y0 + SPAN + 12, x + CELL + 38, Y0 + SPAN + COL_BOX_H)
+        box = (x, Y0 + SPAN + 12, x + CELL + 38, Y0 + SPAN + col_h)
     x0, y0, x1, y1 = box
     marked = line in marks.lines
     cv.box(
@@ -220,14 +294,12 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
     else:
         missing = sum(1 for i in LINE_DICE[line] if p.mill[i] is None)
         missing += sum(1 for g in LINE_GEARS[line] if p.gears[g] is None)
-        status = f"{missing} to fill"
-    title = LINE_TITLES[line]
-    if marked:  # the words of the choice labels: "top row", "middle column"...
-        title = (
-            LINE_NAMES[line].capitalize()
-            if line < 3
-            else LINE_NAMES[line].split()[0].capitalize() + " col."
-        )
+        status = _("{n} to fill", n=missing)
+    title = _(MARKED_TITLES[line]) if marked else _(LINE_TITLES[line])
+    from render.focus import fits_one_line
+
+    if marked and line >= 3 and not fits_one_line(title, 17, 16, CELL + 26, 21, bold=True):
+        title = _(LINE_TITLES[line])  # "Col. izquierda" is too wide for a column: "Col. 1"
     wide = line < 3
     head_h = 24
     if wide:
@@ -269,7 +341,7 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
         if None not in dice:
             met = program_met(info["criteria"], dice)  # type: ignore[arg-type]
             mark, colour = ("\u2714 ", GOOD) if met else ("\u2718 ", BAD)
-        text = info.get("text", tile)
+        text = content("program", info.get("text", tile))
         cv.text(
             (bx0, by0, bx1 - 30, by1),
             mark + text,
@@ -283,7 +355,11 @@ def _line_box(cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks)
         bonus = next(
             (s["text"] for s in ed.program_spaces if s.get("line") == MILL_LINES[line]), ""
         )
-        text = f"Bonus: {bonus}" if marked and bonus else "no Program"
+        text = (
+            _("Bonus: {text}", text=content("effect", bonus))
+            if marked and bonus
+            else _("no Program")
+        )
         cv.text(
             body, text, 16, min_size=16, fill=INK if marked else MUTED, align="left", valign="top"
         )
@@ -295,7 +371,12 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
     x0, y0, x1, y1 = box
     cv.box(box, fill=WHITE, width=2)
     x0, y0, x1 = x0 + 8, y0 + 4, x1 - 8
-    items = (("money", "\u00a3"), ("coal", "Coal "), ("brass", "Brass "), ("books", "Books "))
+    items = (
+        ("money", "\u00a3{n}"),
+        ("coal", N_("Coal {n}")),
+        ("brass", N_("Brass {n}")),
+        ("books", N_("Books {n}")),
+    )
     half = (x1 - x0) // 2
     for k, (key, label) in enumerate(items):
         x = x0 + (k % 2) * half
@@ -305,7 +386,7 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
         )
         cv.text(
             (x + 19, y, x + half - 6, y + 22),
-            f"{label}{getattr(p, key)}",
+            _(label, n=getattr(p, key)),
             17,
             bold=True,
             align="left",
@@ -313,7 +394,7 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
         )
     y0 += 22
     cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
-    steam = f"Steam {p.steam}: lines capped at {cap}"
+    steam = _("Steam {steam}: lines capped at {cap}", steam=p.steam, cap=cap)
     nxt = p.steam + 1
     if nxt < len(ed.steam_track) and (marks.steam or marks.next_steam):
         steam += f" \u2192 {ed.steam_track[nxt]['cap']}"
@@ -328,18 +409,22 @@ def _resources(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box)
     if marks.steam:
         cv.d.rounded_rectangle((x0 - 4, y0 + 23, x1 + 2, y0 + 47), radius=6, outline=MARK, width=3)
         _record(cv, ("steam",), (x0, y0 + 24, x1, y0 + 46))
+    innovation = _innovation_text(p)
+    two = _two_lines(innovation)  # the picture is taller by a line (_taller_columns)
     cv.text(
-        (x0, y0 + 46, x1, y0 + 68),
-        f"Innovation {p.innovation} \u00b7 Gear spaces open: {open_spaces(p)}",
+        (x0, y0 + 46, x1, y0 + (90 if two else 68)),
+        innovation,
         16,
         align="left",
-        wrap=False,
+        valign="top" if two else "middle",
+        wrap=two,
+        max_lines=2,
     )
-    gy = y0 + 74
-    item = cv.text((x0, gy, x0 + 110, gy + 40), "Gear supply", 16, align="left", wrap=False)
+    gy = y0 + (96 if two else 74)
+    item = cv.text((x0, gy, x0 + 110, gy + 40), _("Gear supply"), 16, align="left", wrap=False)
     gx = item.bbox[2] + 24
     if not p.gear_supply:
-        cv.text((gx - 10, gy, x1, gy + 40), "none", 16, fill=MUTED, align="left", wrap=False)
+        cv.text((gx - 10, gy, x1, gy + 40), _("none"), 16, fill=MUTED, align="left", wrap=False)
     step = min(42, (x1 - gx - 20) // max(1, len(p.gear_supply) - 1))
     for i, gear in enumerate(p.gear_supply):
         cx = gx + i * step
@@ -357,9 +442,13 @@ def _store(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box) -> 
     cv.box(box, fill=PANEL_ALT, width=2)
     s = 46
     dy = y0 + (y1 - y0 - s) // 2
+    from render.focus import fits_one_line
+
+    label = _("Store (high \u2192 low)")
+    wide = not fits_one_line(label, 17, 16, 160, y1 - y0, bold=True)  # "Almacén (alto → bajo)"
     item = cv.text(
-        (x0 + 10, y0, x0 + 170, y1),
-        "Store (high \u2192 low)",
+        (x0 + 10, y0, x0 + (210 if wide else 170), y1),
+        label,
         17,
         bold=True,
         align="left",
@@ -375,13 +464,17 @@ def _store(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box) -> 
             )
         x += s + 8
     if not marks.active:
-        cards = f"Partner cards: hand {len(p.hand)} \u00b7 deck {len(p.deck)}"
-        cards += f" \u00b7 discard {len(p.discard)}"
+        cards = _(
+            "Partner cards: hand {hand} \u00b7 deck {deck} \u00b7 discard {discard}",
+            hand=len(p.hand),
+            deck=len(p.deck),
+            discard=len(p.discard),
+        )
         cv.text((x + 12, y0, x1 - 10, y1), cards, 16, align="right", max_lines=2, min_size=16)
     else:
         x += 20
         item = cv.text(
-            (x, y0, x + 160, y1), "Die to place", 17, bold=True, align="left", wrap=False
+            (x, y0, x + 160, y1), _("Die to place"), 17, bold=True, align="left", wrap=False
         )
         ax = item.bbox[2] + 12
         cv.d.rounded_rectangle(

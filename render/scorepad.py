@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from engine.scoring import CATEGORIES, ranking
 from engine.state import GameState
-from render._common import HIDDEN_CATEGORIES, total_text, visible_score
+from i18n import N_, _
+from render._common import HIDDEN_CATEGORIES, category, total_text, visible_score
 from render._draw import (
     BAD,
     HILITE,
@@ -26,7 +27,7 @@ from render._draw import (
 from render._state import visible
 
 W = 720
-ORDINAL = ["1st", "2nd", "3rd", "4th"]
+ORDINAL = [N_("1st"), N_("2nd"), N_("3rd"), N_("4th")]
 HEAD_H = 80
 ROW_H = 30
 BAR_ROW = 40
@@ -49,19 +50,24 @@ def draw_scorepad(state: GameState | dict, viewer: int | None = None) -> Canvas:
     order = sorted(range(n), key=lambda s: (-(rows[s]["Total"] or 0), s)) if hidden else ranking(st)
     first = order[0]
     cv.d.rectangle((0, 0, W, HEAD_H), fill=LINE)
-    title = "Final scores" if st.over else f"Score so far \u00b7 round {st.round}"
+    title = _("Final scores") if st.over else _("Score so far \u00b7 round {round}", round=st.round)
     cv.text((14, 4, W - 14, 40), title, 24, bold=True, fill=WHITE, align="left", wrap=False)
     if hidden:
-        lead = "? = depends on hidden cards (Partners, Meetings)"
+        lead = _("? = depends on hidden cards (Partners, Meetings)")
         cv.text((14, 42, W - 14, 76), lead, 17, fill=HILITE, align="left", wrap=False)
     else:
-        word = "Winner" if st.over else "Leading"
+        word = _("Winner") if st.over else _("Leading")
         tied = sum(1 for r in rows if r["Total"] == rows[first]["Total"]) > 1
         cv.disc(28, 59, 14, st.players[first].colour, player_label(first))
         cv.text(
             (50, 42, W - 14, 76),
-            f"\u2605 {word}: {st.players[first].name} with {rows[first]['Total']} Prestige"
-            + (" (tie-break)" if tied and st.over else ""),
+            _(
+                "\u2605 {word}: {name} with {total} Prestige",
+                word=word,
+                name=st.players[first].name,
+                total=rows[first]["Total"],
+            )
+            + (_(" (tie-break)") if tied and st.over else ""),
             20,
             bold=True,
             fill=HILITE,
@@ -120,7 +126,7 @@ def _table(
         cv.d.rectangle((x0, ry, x1, ry + ROW_H - 2), fill=base)
         cv.text(
             (x0 + 6, ry, x0 + lw - 4, ry + ROW_H - 2),
-            cat,
+            category(cat),
             18 if total else 17,
             bold=total,
             align="left",
@@ -175,7 +181,7 @@ def _chart(
 ) -> None:
     """Bars from a marked zero line: totals below zero grow left of it over a tinted area, so a
     long bar to the left reads as a low score, never as a high one."""
-    x0, y0, x1, y1 = cv.panel(box, "Total Prestige", title_size=18)
+    x0, y0, x1, y1 = cv.panel(box, _("Total Prestige"), title_size=18)
     totals = [rows[s]["Total"] or 0 for s in order]
     lo, hi = min(0, *totals), max(0, *totals)
     span = max(1, hi - lo)
@@ -196,7 +202,13 @@ def _chart(
         cv.disc(x0 + 13, ty + BAR_ROW // 2, 12, p.colour, player_label(seat))
         cv.text(
             (x0 + 30, ty + 2, x0 + nw - 6, ty + BAR_ROW - 2),
-            f"{ORDINAL[k] if k < len(ORDINAL) else k + 1} \u00b7 {p.name}" if ranked else p.name,
+            _(
+                "{place} \u00b7 {name}",
+                place=_(ORDINAL[k]) if k < len(ORDINAL) else k + 1,
+                name=p.name,
+            )
+            if ranked
+            else p.name,
             17,
             bold=k == 0 and ranked,
             align="left",
@@ -220,7 +232,7 @@ def _chart(
     sy = bottom + 6
     cv.text((zero - 30, sy, zero + 30, sy + 22), "0", 17, bold=True, wrap=False)
     # each side's label only where it fits at a legible size (a side may be a sliver)
-    below, above = "\u2190 below 0", "above 0 \u2192"
+    below, above = _("\u2190 below 0"), _("above 0 \u2192")
     if lo < 0 and text_width(below, 16, False, False) <= zero - 32 - (x0 + nw):
         cv.text(
             (x0 + nw, sy, zero - 32, sy + 22),
@@ -234,8 +246,8 @@ def _chart(
     if hi > 0 and text_width(above, 16, False, False) <= x1 - (zero + 32):
         cv.text((zero + 32, sy, x1, sy + 22), above, 16, align="left", wrap=False, min_size=16)
     note = (
-        "Ties: most gears built, then highest Mill dice total, then seat order."
+        _("Ties: most gears built, then highest Mill dice total, then seat order.")
         if st.over
-        else "Game not over: the final scoring may change a lot."
+        else _("Game not over: the final scoring may change a lot.")
     )
     cv.text((x0, y1 - 24, x1, y1), note, 16, fill=MUTED, align="left", wrap=False)

@@ -42,12 +42,10 @@ def found(row: GameRow | None) -> GameRow:
 
 
 def require_lobby(row: GameRow) -> None:
+    if row.status == "active":
+        raise LobbyError("This game has already started.")
     if row.status != "lobby":
-        raise LobbyError(
-            "This game has already started."
-            if row.status == "active"
-            else "This game is no longer open."
-        )
+        raise LobbyError("This game is no longer open.")
 
 
 def require_playable(row: GameRow) -> None:

@@ -6,14 +6,19 @@ Every exception derives from :class:`StoreError` and carries a player-friendly
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class StoreError(Exception):
     """Base class. ``str(exc)`` / ``exc.message`` is safe to show to players."""
 
     default_message = "Something went wrong with the saved game."
 
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
+    def __init__(self, message: str | None = None, **fields: Any) -> None:
+        self.template = message or self.default_message
+        """The English message (a catalog id of the bot's translations), with ``fields``."""
+        self.fields = fields
+        self.message = self.template.format(**fields) if fields else self.template
         super().__init__(self.message)
 
 

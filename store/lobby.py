@@ -169,7 +169,7 @@ class LobbyMixin(StoreBase):
                 setup = GameSetup(players=len(names), seed=seed, names=names, **chosen)
                 state = new_game(setup)
             except (ValueError, TypeError) as exc:
-                raise LobbyError(f"The game can't start: {exc}") from exc
+                raise LobbyError("The game can't start: {why}", why=exc) from exc
             order = list(state.seat_names)
             if sorted(order) != sorted(names):
                 raise LobbyError("The game can't start: the engine returned different seats.")

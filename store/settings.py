@@ -160,10 +160,12 @@ def _check_edition(name: str) -> None:
         library().get(name)
     except UnknownEdition as exc:
         raise StoreError(
-            f"This bot has no edition called {name!r} (it has: {', '.join(exc.known)})."
+            "This bot has no edition called {name!r} (it has: {known}).",
+            name=name,
+            known=", ".join(exc.known),
         ) from None
     except EditionError as exc:
-        raise StoreError(f"The edition {name!r} can't be used: {exc}") from None
+        raise StoreError("The edition {name!r} can't be used: {why}", name=name, why=exc) from None
 
 
 def _check_settings(hours: float | None, mode: str | None) -> None:
