@@ -128,6 +128,22 @@ class TestTranslations:
                         wrong.append(f"{where(m)}: {mark}")
         assert not wrong, wrong[:20]
 
+    @pytest.mark.parametrize("code", LANGS)
+    def test_bold_closes_where_markdown_sees_it_close(self, code: str) -> None:
+        """A closing ** right after punctuation and right before a letter ("**ここまで：**黄")
+        does not close in CommonMark (what simcord's preview follows), so the asterisks show:
+        the punctuation goes outside the bold ("**ここまで**：黄")."""
+        wrong = []
+        for m in messages(code):
+            for text in forms(m.string):
+                for bold in re.finditer(r"\*\*(.+?)\*\*", text or ""):
+                    after = text[bold.end() : bold.end() + 1]
+                    inner = bold.group(1)
+                    if after and (after.isalnum() or after == "{") and not inner[-1].isalnum():
+                        if inner[-1] not in "}`>)":
+                            wrong.append(f"{where(m)}: {bold.group(0)}{after}")
+        assert not wrong, wrong[:20]
+
 
 # -- the glossaries ---------------------------------------------------------------------------------
 
