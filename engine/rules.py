@@ -234,13 +234,40 @@ def run(st: GameState) -> None:
             return
 
 
+# Tests set this: every reuse of a listing is checked against a fresh one, so a state arranged by
+# hand without `forget_choices` fails loudly instead of answering with the old listing.
+CHECK_REUSED_CHOICES = False
+
+
+def _pending(st: GameState, step: Step) -> Choices | None:
+    """The listing computed for this very decision (by `run` or an earlier call), if any."""
+    cached = st.pending_choices
+    if not cached or cached[0] != len(st.history) or cached[1] is not step:
+        return None
+    if CHECK_REUSED_CHOICES and cached[2] != (_choices_of(st, step) or []):
+        raise AssertionError(
+            "the state changed since its choices were listed: after arranging a state by hand, "
+            "call rules.forget_choices(state)"
+        )
+    return cached[2]
+
+
+def forget_choices(st: GameState) -> None:
+    """Drop the listing kept for the pending decision. A state changes through `apply`, which
+    lists the next decision's choices once for `legal_choices`, `decision` and the next `apply`
+    to reuse; a state changed any other way (tests arrange positions by hand) must forget it."""
+    st.pending_choices = None
+
+
 def legal_choices(st: GameState) -> Choices:
     """The legal (id, label) pairs of the pending decision, in a stable order."""
     if st.over or not st.stack:
         return []
     step = st.stack[-1]
-    options = _choices_of(st, step) or []
-    st.pending_choices = (len(st.history), step, options)
+    options = _pending(st, step)
+    if options is None:
+        options = _choices_of(st, step) or []
+        st.pending_choices = (len(st.history), step, options)
     return options
 
 
@@ -264,19 +291,13 @@ def decision(st: GameState) -> Decision | None:
 
 def apply(st: GameState, choice_id: str) -> None:
     """Apply a legal choice (mutating the state) and run on to the next decision."""
-    cached = st.pending_choices
-    st.pending_choices = None
-    if cached and cached[0] == len(st.history) and st.stack and cached[1] is st.stack[-1]:
-        options = cached[2]  # computed by run() or legal_choices() for this very decision
-    else:
-        options = []
-    if not any(i == choice_id for i, _ in options):
-        options = legal_choices(st)
+    options = legal_choices(st)
     if not any(i == choice_id for i, _ in options):
         raise IllegalChoice(
             f"{choice_id!r} is not a legal choice now"
             + (f" (legal: {', '.join(i for i, _ in options[:8])}...)" if options else "")
         )
+    st.pending_choices = None
     step = st.stack.pop()
     st.history.append(choice_id)
     _resolve(st, step, choice_id)
