@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
-from engine.common import (
-    discs_at,
-)
 from engine.mill import line_value
 from engine.state import (
     GameState,
 )
+
+if TYPE_CHECKING:
+    from engine.edition import Edition
 
 # ======================================================================================
 # Objectives
@@ -40,57 +41,79 @@ OBJECTIVE_STEPS = frozenset(
 )
 
 
+ObjectiveTest = Callable[[GameState, int], bool]
+
+
 def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
-    p = st.players[seat]
+    """Whether `seat` meets an Objective condition (the edition's own Objectives have their
+    tests ready in `st.edition.objective_test`)."""
+    return condition_test(cond, st.edition)(st, seat)
+
+
+def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
+    """The test `(state, seat) -> met?` of an Objective condition, with what it needs from the
+    edition looked up once: the Objectives are checked after most steps (rules version 2)."""
     kind = cond["kind"]
     n = cond.get("n", 0)
     if kind == "universities_visited":
-        return all(seat in st.university_discs[c] for c in cond["cities"])
+        cities = list(cond["cities"])
+        return lambda st, seat: all(seat in st.university_discs[c] for c in cities)
     if kind == "university_count":
         region = cond.get("region")
-        return (
+        cities = [c for c in ed.university_cities if region in (None, ed.city[c]["region"])]
+        return lambda st, seat: sum(seat in st.university_discs[c] for c in cities) >= n
+    if kind == "assignments_in_column":
+        colour = cond["colour"]
+        return lambda st, seat: len(st.players[seat].assignments[colour]) >= n
+    if kind == "assignment_count":
+        return lambda st, seat: sum(len(v) for v in st.players[seat].assignments.values()) >= n
+    if kind == "mill_main_colours":
+        main = set(V.COLOURS_MAIN)
+        return lambda st, seat: main <= {d[0] for d in st.players[seat].mill if d}
+    if kind == "multipliers_built":
+        return lambda st, seat: (
+            sum(1 for g in st.players[seat].gears if g and g not in ("add", "sub")) >= n
+        )
+    if kind == "gears_built":
+        return lambda st, seat: sum(1 for g in st.players[seat].gears if g) >= n
+    if kind == "lecture_majorities":
+        institutions = range(len(ed.institutions))
+        return lambda st, seat: sum(1 for i in institutions if _lecture_leader(st, i) == seat) >= n
+    if kind == "lecture_levels":
+        return lambda st, seat: (
+            len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
+        )
+    if kind in ("sponsors_in_supply", "science_cards"):
+        science = cond.get("science")  # None: a sponsor
+        cards = frozenset(c["id"] for c in ed.partners if c["science"] == science)
+        return lambda st, seat: sum(1 for c in st.players[seat].supply() if c in cards) >= n
+    if kind == "programs_placed":
+        return lambda st, seat: sum(1 for t in st.players[seat].programs if t) >= n
+    if kind == "meeting_rooms":
+        return lambda st, seat: (
+            sum(1 for room in st.rooms[:4] if any(space and seat in space for space in room)) >= n
+        )
+    if kind == "meeting_discs":
+        return lambda st, seat: (
+            sum(space.count(seat) for room in st.rooms[:4] for space in room if space) >= n
+        )
+    if kind == "research_level":
+        tracks = cond.get("tracks", 1)
+        return lambda st, seat: (
+            sum(1 for v in st.players[seat].research.values() if v >= n) >= tracks
+        )
+    if kind == "steam_level":
+        return lambda st, seat: st.players[seat].steam >= n
+    if kind == "complete_lines":
+        lines = range(6)
+        return lambda st, seat: (
             sum(
                 1
-                for c in st.edition.university_cities
-                if seat in st.university_discs[c] and region in (None, st.edition.city[c]["region"])
+                for line in lines
+                if line_value(st.players[seat].mill, st.players[seat].gears, line) is not None
             )
             >= n
         )
-    if kind == "assignments_in_column":
-        return len(p.assignments[cond["colour"]]) >= n
-    if kind == "assignment_count":
-        return sum(len(v) for v in p.assignments.values()) >= n
-    if kind == "mill_main_colours":
-        return set(V.COLOURS_MAIN) <= {d[0] for d in p.mill if d}
-    if kind == "multipliers_built":
-        return sum(1 for g in p.gears if g and g not in ("add", "sub")) >= n
-    if kind == "gears_built":
-        return sum(1 for g in p.gears if g) >= n
-    if kind == "lecture_majorities":
-        return (
-            sum(1 for i in range(len(st.edition.institutions)) if _lecture_leader(st, i) == seat)
-            >= n
-        )
-    if kind == "lecture_levels":
-        return len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
-    if kind == "sponsors_in_supply":
-        return sum(1 for c in p.supply() if st.edition.partner[c]["science"] is None) >= n
-    if kind == "science_cards":
-        return (
-            sum(1 for c in p.supply() if st.edition.partner[c]["science"] == cond["science"]) >= n
-        )
-    if kind == "programs_placed":
-        return sum(1 for t in p.programs if t) >= n
-    if kind == "meeting_rooms":
-        return sum(1 for r in range(4) if seat in discs_at(st, f"room:{r}")) >= n
-    if kind == "meeting_discs":
-        return sum(discs_at(st, f"room:{r}").count(seat) for r in range(4)) >= n
-    if kind == "research_level":
-        return sum(1 for v in p.research.values() if v >= n) >= cond.get("tracks", 1)
-    if kind == "steam_level":
-        return p.steam >= n
-    if kind == "complete_lines":
-        return sum(1 for line in range(6) if line_value(p.mill, p.gears, line) is not None) >= n
     raise ValueError(f"unknown Objective condition {kind!r}")
 
 

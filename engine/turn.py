@@ -78,9 +78,6 @@ from engine.common import (
     research_level,
 )
 from engine.mill import LINE_NAMES, gear_space_name
-from engine.objectives import (
-    objective_met,
-)
 from engine.state import (
     AREA_COLOUR,
     AREAS,
@@ -836,12 +833,12 @@ def _movable_discs(st: GameState, step: Step) -> list[str]:
     seat = st.current
     out = [loc for loc in own_board_discs(st, seat) if loc != step["to"]]
     if step["to"].startswith("obj:"):
-        cond = st.edition.objective[st.objectives[int(step["to"][4:])]]["condition"]
+        met = st.edition.objective_test[st.objectives[int(step["to"][4:])]]
         keep = []
         for loc in out:  # a disc that meets the Objective's requirement may not move
             trial = st.copy()
             _take_disc(trial, seat, loc)
-            if objective_met(trial, seat, cond):
+            if met(trial, seat):
                 keep.append(loc)
         out = keep
     return out
@@ -1131,10 +1128,11 @@ def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
 def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
     """Rules version 1: the Objectives completed this turn are claimed at its end."""
     seat = st.current
+    met = st.edition.objective_test
     for a, obj in enumerate(st.objectives):
         if any(entry[0] == seat for entry in st.objective_discs[a]):
             continue
-        if objective_met(st, seat, st.edition.objective[obj]["condition"]):
+        if met[obj](st, seat):
             push(st, {"op": "place_disc", "to": f"obj:{a}"})
 
 
@@ -1150,10 +1148,11 @@ def claim_objectives(st: GameState) -> None:
     """
     seat = st.current
     p = st.me
+    met = st.edition.objective_test
     for a, obj in enumerate(st.objectives):
         if any(entry[0] == seat for entry in st.objective_discs[a]):
             continue
-        if not objective_met(st, seat, st.edition.objective[obj]["condition"]):
+        if not met[obj](st, seat):
             continue
         to = f"obj:{a}"
         if any(s["op"] == "place_disc" and s.get("to") == to for s in st.stack):
