@@ -266,16 +266,10 @@ def lecture_cost(st: GameState, seat: int, level: int) -> int:
 
 
 def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
-    """What a Lecture at each level costs the seat (see lecture_cost), all levels at once."""
+    """What a Lecture at each level costs the seat (see lecture_cost), all levels at once: the
+    edition's table for the seat's highest Lecture disc (read it, never change it)."""
     mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
-    highest = max(mine, default=1)
-    costs = st.edition.lecture_costs
-    out = {}
-    for level, cost in costs.items():
-        if highest < level:
-            cost = sum(costs[k] for k in range(max(highest + 1, 2), level + 1))
-        out[level] = cost
-    return out
+    return st.edition.lecture_costs_over[max(mine, default=1)]
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:

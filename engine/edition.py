@@ -172,6 +172,7 @@ class Edition:
         "meeting_rooms",
         "lecture_levels",
         "lecture_costs",
+        "lecture_costs_over",
         "lecture_majority",
         "lecture_spaces",
         "analytical_society",
@@ -273,6 +274,17 @@ class Edition:
         lectures = data["lectures"]
         self.lecture_levels = lectures["levels"]
         self.lecture_costs = lectures["costs"]
+        # highest level of a player's Lecture discs (1: none) -> what each level costs them: its
+        # cost plus every lower level's down to that disc (rulebook, Institution Cost Example)
+        self.lecture_costs_over = {
+            highest: {
+                level: cost
+                if highest >= level
+                else sum(self.lecture_costs[k] for k in range(max(highest + 1, 2), level + 1))
+                for level, cost in self.lecture_costs.items()
+            }
+            for highest in (1, *self.lecture_levels)
+        }
         self.lecture_majority = lectures["majority"]
         self.analytical_society = data["analytical_society"]
         self.institutions = data["institutions"]

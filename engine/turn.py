@@ -82,6 +82,7 @@ from engine.state import (
     AREA_COLOUR,
     AREAS,
     COLOUR_AREA,
+    DIE_NAMES,
     TRACK_NAMES,
     GameState,
     die_name,
@@ -101,8 +102,11 @@ def _area_possible(st: GameState, area: str) -> bool:
             return None in p.programs and any(t is not None for t in st.program_display)
         return True
     if area == "travel":
-        costs = st.edition.travel_cost[p.city]
-        return any(c != p.city and costs[c] <= p.money and _may_stop(st, c) for c in costs)
+        money, here = p.money, p.city
+        return any(
+            cost <= money and c != here and _may_stop(st, c)
+            for c, cost in st.edition.travel_cost[here].items()
+        )
     if area == "meetings":
         return any(
             p.money >= st.edition.meeting_rooms[r]["money"]
@@ -113,28 +117,35 @@ def _area_possible(st: GameState, area: str) -> bool:
     return any(costs[lvl] <= p.innovation for _, lvl in _empty_lectures(st))
 
 
+# (space, die, moves) -> the Workshop turn's choice: asked for every die at every turn
+_WORKSHOP_MOVES = {
+    (s, die, moves): (
+        WorkshopMove.encode(s, die, moves),
+        f"Workshop: move {die_name(die)} from space {s + 1}"
+        + (" two spaces (1 Coal)" if moves == 2 else ""),
+    )
+    for s in range(6)
+    for die in DIE_NAMES
+    for moves in (1, 2)
+}
+
+
 def choices_turn(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
     if None in p.store:
         # A moving die can push if the lowest die where it lands is at most its value, or one
         # more when a Coal is left for the optional adjust.
-        lowest = [min((d[1] for d in space), default="9") for space in st.workshop]
+        lowest = [min([int(d[1]) for d in space]) if space else 9 for space in st.workshop]
+        coal = p.coal
         for s, space in enumerate(st.workshop):
+            one, two = lowest[(s + 1) % 6], lowest[(s + 2) % 6]
             for die in sorted(set(space)):
-                for moves in (1, 2):
-                    coal_left = p.coal - (moves - 1)
-                    if coal_left < 0:
-                        continue
-                    reach = int(die[1]) + (coal_left >= 1)
-                    if int(lowest[(s + moves) % 6]) <= reach:
-                        extra = " two spaces (1 Coal)" if moves == 2 else ""
-                        out.append(
-                            (
-                                WorkshopMove.encode(s, die, moves),
-                                f"Workshop: move {die_name(die)} from space {s + 1}{extra}",
-                            )
-                        )
+                v = int(die[1])
+                if one <= v + (coal >= 1):
+                    out.append(_WORKSHOP_MOVES[s, die, 1])
+                if coal >= 1 and two <= v + (coal >= 2):  # the second space costs a Coal
+                    out.append(_WORKSHOP_MOVES[s, die, 2])
     mill_full = None not in p.mill
     # which areas the Store's dice could take (a grey die any): only those are worth checking
     colours = {d[0] for d in p.store if d} if not mill_full else set()

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import GameState
 from engine import vocabulary as V
-from engine.common import discs_at
+from engine.common import discs_at, lecture_costs
 from engine.edition import FIRST_EDITION, edition
 from engine.mill import line_value
 from engine.objectives import _lecture_leader, condition_test
@@ -104,3 +104,26 @@ class TestObjectiveTests:
                     answers.setdefault(cond["kind"], set()).add(want)
         assert set(answers) == set(V.OBJECTIVE_CONDITION_KINDS)
         assert all(seen == {True, False} for seen in answers.values()), answers
+
+
+def lecture_cost_directly(st: GameState, seat: int, level: int) -> int:
+    """rulebook, Institution: a level's cost plus every lower level's down to your highest disc."""
+    mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
+    highest = max(mine, default=1)
+    if highest >= level:
+        return ED.lecture_costs[level]
+    return sum(ED.lecture_costs[k] for k in range(max(highest + 1, 2), level + 1))
+
+
+class TestLectureCosts:
+    def test_the_table_agrees_with_the_rule(self) -> None:
+        highest: set[int] = set()
+        for st in positions():
+            for seat in range(len(st.players)):
+                costs = lecture_costs(st, seat)
+                assert costs == {
+                    lvl: lecture_cost_directly(st, seat, lvl) for lvl in ED.lecture_costs
+                }
+                mine = [int(k[-1]) for k, seats in st.lectures.items() if seat in seats]
+                highest.add(max(mine, default=1))
+        assert len(highest) >= 4, highest  # no disc yet, and discs at several levels
