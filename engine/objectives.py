@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
-from engine.mill import line_value
+from engine.mill import LINE_DICE, LINE_GEARS
 from engine.state import (
     GameState,
 )
@@ -77,8 +77,7 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "gears_built":
         return lambda st, seat: sum(1 for g in st.players[seat].gears if g) >= n
     if kind == "lecture_majorities":
-        institutions = range(len(ed.institutions))
-        return lambda st, seat: sum(1 for i in institutions if _lecture_leader(st, i) == seat) >= n
+        return lambda st, seat: _majorities(st, seat) >= n
     if kind == "lecture_levels":
         return lambda st, seat: (
             len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
@@ -90,9 +89,7 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "programs_placed":
         return lambda st, seat: sum(1 for t in st.players[seat].programs if t) >= n
     if kind == "meeting_rooms":
-        return lambda st, seat: (
-            sum(1 for room in st.rooms[:4] if any(space and seat in space for space in room)) >= n
-        )
+        return lambda st, seat: sum(1 for room in st.rooms[:4] if _in_room(room, seat)) >= n
     if kind == "meeting_discs":
         return lambda st, seat: (
             sum(space.count(seat) for room in st.rooms[:4] for space in room if space) >= n
@@ -105,27 +102,42 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "steam_level":
         return lambda st, seat: st.players[seat].steam >= n
     if kind == "complete_lines":
-        lines = range(6)
-        return lambda st, seat: (
-            sum(
-                1
-                for line in lines
-                if line_value(st.players[seat].mill, st.players[seat].gears, line) is not None
+        # a line is complete with its three dice and two Gears (`mill.line_value` is not None)
+        lines = list(zip(LINE_DICE, LINE_GEARS, strict=True))
+
+        def complete_lines(st: GameState, seat: int) -> bool:
+            mill, gears = st.players[seat].mill, st.players[seat].gears
+            return (
+                sum(
+                    1
+                    for (a, b, c), (g, h) in lines
+                    if None not in (mill[a], mill[b], mill[c], gears[g], gears[h])
+                )
+                >= n
             )
-            >= n
-        )
+
+        return complete_lines
     raise ValueError(f"unknown Objective condition {kind!r}")
 
 
-def _lecture_leader(st: GameState, inst: int) -> int | None:
-    """The seat with strictly the most Lectures in an Institution, if any."""
-    counts: dict[int, int] = {}
+def _majorities(st: GameState, seat: int) -> int:
+    """In how many Institutions `seat` has strictly more Lectures than any other player."""
+    counts: dict[str, dict[int, int]] = {}
     for key, seats in st.lectures.items():
-        if key.startswith(f"{inst}:"):
-            for s in seats:
-                counts[s] = counts.get(s, 0) + 1
-    if not counts:
-        return None
-    best = max(counts.values())
-    leaders = [s for s, c in counts.items() if c == best]
-    return leaders[0] if len(leaders) == 1 else None
+        per_seat = counts.setdefault(key.partition(":")[0], {})
+        for s in seats:
+            per_seat[s] = per_seat.get(s, 0) + 1
+    led = 0
+    for per_seat in counts.values():
+        mine = per_seat.get(seat, 0)
+        if mine and all(c < mine for s, c in per_seat.items() if s != seat):
+            led += 1
+    return led
+
+
+def _in_room(room: list[list[int] | None], seat: int) -> bool:
+    """Whether `seat` has a disc in a Meeting room (its spaces: a stack of seats, or None)."""
+    for space in room:
+        if space and seat in space:
+            return True
+    return False

@@ -216,18 +216,21 @@ def _resolve(st: GameState, step: Step, choice: str | None) -> None:
 
 def run(st: GameState) -> None:
     """Resolve steps until a player must decide something, or the game is over."""
+    stack = st.stack  # (the loop of every step of every game: names looked up once)
+    choices_of = CHOICES.get
     while not st.over:
-        if not st.stack:
+        if not stack:
             push(st, "turn")
-        step = st.stack[-1]
-        options = _choices_of(st, step)
+        step = stack[-1]
+        fn = choices_of(step["op"])
+        options = AUTO if fn is None else fn(st, step)
         if options is AUTO:
-            st.stack.pop()
+            stack.pop()
             _resolve(st, step, None)
         elif not options:
-            st.stack.pop()
+            stack.pop()
         elif len(options) == 1:
-            st.stack.pop()
+            stack.pop()
             _resolve(st, step, options[0][0])
         else:
             st.pending_choices = (len(st.history), step, options)
@@ -292,7 +295,7 @@ def decision(st: GameState) -> Decision | None:
 def apply(st: GameState, choice_id: str) -> None:
     """Apply a legal choice (mutating the state) and run on to the next decision."""
     options = legal_choices(st)
-    if not any(i == choice_id for i, _ in options):
+    if choice_id not in [i for i, _ in options]:
         raise IllegalChoice(
             f"{choice_id!r} is not a legal choice now"
             + (f" (legal: {', '.join(i for i, _ in options[:8])}...)" if options else "")

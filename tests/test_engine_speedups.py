@@ -15,7 +15,7 @@ from engine import vocabulary as V
 from engine.common import discs_at, lecture_costs
 from engine.edition import FIRST_EDITION, edition
 from engine.mill import line_value
-from engine.objectives import _lecture_leader, condition_test
+from engine.objectives import condition_test
 from tests.engine_helpers import random_states
 
 ED = edition(FIRST_EDITION)
@@ -27,6 +27,20 @@ def positions() -> list[GameState]:
     for players, seed in ((2, 11), (3, 12), (4, 13), (4, 14)):
         out += list(random_states(players, seed, every=7))
     return out
+
+
+def lecture_leader(st: GameState, inst: int) -> int | None:
+    """The seat with strictly the most Lectures in an Institution, if any."""
+    counts: dict[int, int] = {}
+    for key, seats in st.lectures.items():
+        if key.startswith(f"{inst}:"):
+            for s in seats:
+                counts[s] = counts.get(s, 0) + 1
+    if not counts:
+        return None
+    best = max(counts.values())
+    leaders = [s for s, c in counts.items() if c == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def objective_met_directly(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
@@ -55,7 +69,7 @@ def objective_met_directly(st: GameState, seat: int, cond: dict[str, Any]) -> bo
     if kind == "gears_built":
         return sum(1 for g in p.gears if g) >= n
     if kind == "lecture_majorities":
-        leaders = [_lecture_leader(st, i) for i in range(len(ED.institutions))]
+        leaders = [lecture_leader(st, i) for i in range(len(ED.institutions))]
         return leaders.count(seat) >= n
     if kind == "lecture_levels":
         return len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
