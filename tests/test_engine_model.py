@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -65,13 +66,17 @@ class TestDecisionModel:
         # run() lists the pending decision's choices; legal_choices, decision and apply reuse them.
         st = new_game(GameSetup(players=3, seed=6))
         calls: list[str] = []
-        real = rules._choices_of
 
-        def counted(state: GameState, step: dict) -> object:
-            calls.append(step["op"])
-            return real(state, step)
+        def counted(op: str, fn: Any) -> Any:
+            def listing(state: GameState, step: dict) -> object:
+                calls.append(op)
+                return fn(state, step)
 
-        monkeypatch.setattr(rules, "_choices_of", counted)
+            return listing
+
+        monkeypatch.setattr(
+            rules, "CHOICES", {op: counted(op, fn) for op, fn in rules.CHOICES.items()}
+        )
         monkeypatch.setattr(rules, "CHECK_REUSED_CHOICES", False)
         listing = legal_choices(st)
         assert st.decision is not None and st.legal_choices()
