@@ -142,7 +142,7 @@ def partner_name(st: GameState, card: str) -> str:
 
 
 def _open_gear_spaces(p: PlayerState) -> list[int]:
-    built = sum(g is not None for g in p.gears)
+    built = len(p.gears) - p.gears.count(None)
     if 12 - built - p.discs <= 0:
         return []
     return [i for i, g in enumerate(p.gears) if g is None]

@@ -61,21 +61,21 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "university_count":
         region = cond.get("region")
         cities = [c for c in ed.university_cities if region in (None, ed.city[c]["region"])]
-        return lambda st, seat: sum(seat in st.university_discs[c] for c in cities) >= n
+        return lambda st, seat: len([c for c in cities if seat in st.university_discs[c]]) >= n
     if kind == "assignments_in_column":
         colour = cond["colour"]
         return lambda st, seat: len(st.players[seat].assignments[colour]) >= n
     if kind == "assignment_count":
-        return lambda st, seat: sum(len(v) for v in st.players[seat].assignments.values()) >= n
+        return lambda st, seat: sum(map(len, st.players[seat].assignments.values())) >= n
     if kind == "mill_main_colours":
         main = set(V.COLOURS_MAIN)
         return lambda st, seat: main <= {d[0] for d in st.players[seat].mill if d}
     if kind == "multipliers_built":
         return lambda st, seat: (
-            sum(1 for g in st.players[seat].gears if g and g not in ("add", "sub")) >= n
+            len([g for g in st.players[seat].gears if g and g not in ("add", "sub")]) >= n
         )
     if kind == "gears_built":
-        return lambda st, seat: sum(1 for g in st.players[seat].gears if g) >= n
+        return lambda st, seat: _placed(st.players[seat].gears) >= n
     if kind == "lecture_majorities":
         return lambda st, seat: _majorities(st, seat) >= n
     if kind == "lecture_levels":
@@ -85,11 +85,11 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind in ("sponsors_in_supply", "science_cards"):
         science = cond.get("science")  # None: a sponsor
         cards = frozenset(c["id"] for c in ed.partners if c["science"] == science)
-        return lambda st, seat: sum(1 for c in st.players[seat].supply() if c in cards) >= n
+        return lambda st, seat: len([c for c in st.players[seat].supply() if c in cards]) >= n
     if kind == "programs_placed":
-        return lambda st, seat: sum(1 for t in st.players[seat].programs if t) >= n
+        return lambda st, seat: _placed(st.players[seat].programs) >= n
     if kind == "meeting_rooms":
-        return lambda st, seat: sum(1 for room in st.rooms[:4] if _in_room(room, seat)) >= n
+        return lambda st, seat: len([r for r in st.rooms[:4] if _in_room(r, seat)]) >= n
     if kind == "meeting_discs":
         return lambda st, seat: (
             sum(space.count(seat) for room in st.rooms[:4] for space in room if space) >= n
@@ -97,7 +97,7 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "research_level":
         tracks = cond.get("tracks", 1)
         return lambda st, seat: (
-            sum(1 for v in st.players[seat].research.values() if v >= n) >= tracks
+            len([v for v in st.players[seat].research.values() if v >= n]) >= tracks
         )
     if kind == "steam_level":
         return lambda st, seat: st.players[seat].steam >= n
@@ -107,14 +107,12 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
 
         def complete_lines(st: GameState, seat: int) -> bool:
             mill, gears = st.players[seat].mill, st.players[seat].gears
-            return (
-                sum(
-                    1
-                    for (a, b, c), (g, h) in lines
-                    if None not in (mill[a], mill[b], mill[c], gears[g], gears[h])
-                )
-                >= n
-            )
+            complete = [
+                1
+                for (a, b, c), (g, h) in lines
+                if None not in (mill[a], mill[b], mill[c], gears[g], gears[h])
+            ]
+            return len(complete) >= n
 
         return complete_lines
     raise ValueError(f"unknown Objective condition {kind!r}")
@@ -133,6 +131,11 @@ def _majorities(st: GameState, seat: int) -> int:
         if mine and all(c < mine for s, c in per_seat.items() if s != seat):
             led += 1
     return led
+
+
+def _placed(spaces: list[str | None]) -> int:
+    """How many of a player board's spaces (Gear spaces, Program spaces) are filled."""
+    return len(spaces) - spaces.count(None)
 
 
 def _in_room(room: list[list[int] | None], seat: int) -> bool:

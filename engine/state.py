@@ -29,6 +29,7 @@ MILL_LINES = ["row0", "row1", "row2", "col0", "col1", "col2"]
 
 
 DIE_NAMES = {f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)}
+PIPS = {die: int(die[1]) for die in DIE_NAMES}  # 'Y5' -> 5
 
 
 def die_name(die: str) -> str:

@@ -83,6 +83,7 @@ from engine.state import (
     AREAS,
     COLOUR_AREA,
     DIE_NAMES,
+    PIPS,
     TRACK_NAMES,
     GameState,
     die_name,
@@ -113,8 +114,10 @@ def _area_possible(st: GameState, area: str) -> bool:
             or p.innovation >= st.edition.meeting_rooms[r]["innovation"]
             for r in _open_rooms(st)
         )
-    costs = lecture_costs(st, st.current)
-    return any(costs[lvl] <= p.innovation for _, lvl in _empty_lectures(st))
+    costs, innovation, taken = lecture_costs(st, st.current), p.innovation, st.lectures
+    return any(
+        costs[lvl] <= innovation and key not in taken for key, _, lvl in st.edition.lecture_spaces
+    )
 
 
 # (space, die, moves) -> the Workshop turn's choice: asked for every die at every turn
@@ -136,12 +139,13 @@ def choices_turn(st: GameState, step: Step) -> Choices:
     if None in p.store:
         # A moving die can push if the lowest die where it lands is at most its value, or one
         # more when a Coal is left for the optional adjust.
-        lowest = [min([int(d[1]) for d in space]) if space else 9 for space in st.workshop]
+        workshop = st.workshop
+        lowest = [min(map(PIPS.__getitem__, space)) if space else 9 for space in workshop]
         coal = p.coal
-        for s, space in enumerate(st.workshop):
+        for s, space in enumerate(workshop):
             one, two = lowest[(s + 1) % 6], lowest[(s + 2) % 6]
-            for die in sorted(set(space)):
-                v = int(die[1])
+            for die in sorted(set(space)) if len(space) > 1 else space:
+                v = PIPS[die]
                 if one <= v + (coal >= 1):
                     out.append(_WORKSHOP_MOVES[s, die, 1])
                 if coal >= 1 and two <= v + (coal >= 2):  # the second space costs a Coal
@@ -895,10 +899,10 @@ def _publish_possible(st: GameState, area: str | None) -> bool:
     if area == "study":
         return p.discs > 0
     if area == "travel":
-        return bool(_own_dice(p))
+        return any(p.store) or any(p.mill)  # a die on the board (`_own_dice`)
     if area == "meetings":
         return any(m is not None for m in st.multiplier_display)
-    return bool(_own_dice(p)) and any(st.workshop)
+    return (any(p.store) or any(p.mill)) and any(st.workshop)
 
 
 PUBLISH_TEXT = {
@@ -1140,11 +1144,18 @@ def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
     """Rules version 1: the Objectives completed this turn are claimed at its end."""
     seat = st.current
     met = st.edition.objective_test
-    for a, obj in enumerate(st.objectives):
-        if any(entry[0] == seat for entry in st.objective_discs[a]):
-            continue
+    for a, obj in _unclaimed(st, seat):
         if met[obj](st, seat):
             push(st, {"op": "place_disc", "to": f"obj:{a}"})
+
+
+def _unclaimed(st: GameState, seat: int) -> list[tuple[int, str]]:
+    """(action area index, Objective) of each Objective without a disc of `seat`."""
+    return [
+        (a, obj)
+        for a, obj in enumerate(st.objectives)
+        if seat not in [entry[0] for entry in st.objective_discs[a]]
+    ]
 
 
 def claim_objectives(st: GameState) -> None:
@@ -1160,9 +1171,7 @@ def claim_objectives(st: GameState) -> None:
     seat = st.current
     p = st.me
     met = st.edition.objective_test
-    for a, obj in enumerate(st.objectives):
-        if any(entry[0] == seat for entry in st.objective_discs[a]):
-            continue
+    for a, obj in _unclaimed(st, seat):
         if not met[obj](st, seat):
             continue
         to = f"obj:{a}"
