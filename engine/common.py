@@ -94,7 +94,10 @@ def _slide_and_refill(st: GameState, name: str, remove_rightmost: bool = False) 
 
 
 def _can_pay(p: PlayerState, cost: dict[str, int]) -> bool:
-    return all(getattr(p, k) >= v for k, v in cost.items())
+    for k, v in cost.items():
+        if getattr(p, k) < v:
+            return False
+    return True
 
 
 def _pay(p: PlayerState, cost: dict[str, int]) -> None:
@@ -142,10 +145,10 @@ def partner_name(st: GameState, card: str) -> str:
 
 
 def _open_gear_spaces(p: PlayerState) -> list[int]:
-    built = len(p.gears) - p.gears.count(None)
-    if 12 - built - p.discs <= 0:
+    gears = p.gears
+    if 12 - (len(gears) - gears.count(None)) - p.discs <= 0:
         return []
-    return [i for i, g in enumerate(p.gears) if g is None]
+    return [i for i, g in enumerate(gears) if g is None]
 
 
 def _gain_innovation(st: GameState, p: PlayerState, n: int) -> None:
@@ -268,7 +271,8 @@ def lecture_cost(st: GameState, seat: int, level: int) -> int:
 def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
     """What a Lecture at each level costs the seat (see lecture_cost), all levels at once: the
     edition's table for the seat's highest Lecture disc (read it, never change it)."""
-    mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
+    level = st.edition.lecture_level
+    mine = [level[k] for k, seats in st.lectures.items() if seat in seats]
     return st.edition.lecture_costs_over[max(mine, default=1)]
 
 

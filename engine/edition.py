@@ -175,6 +175,7 @@ class Edition:
         "lecture_costs_over",
         "lecture_majority",
         "lecture_spaces",
+        "lecture_level",
         "analytical_society",
         "institutions",
         # tiles and cards
@@ -293,6 +294,7 @@ class Edition:
             for i in range(len(self.institutions))
             for lvl in sorted(self.lecture_levels)
         ]
+        self.lecture_level = {key: lvl for key, _, lvl in self.lecture_spaces}  # "i:lvl" -> lvl
 
         self.breakthroughs = data["breakthroughs"]
         self.breakthrough = _by_id(self.breakthroughs)

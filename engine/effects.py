@@ -3,6 +3,8 @@ are lists of these steps (see engine.edition and engine.vocabulary)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine import vocabulary as V
 from engine.choices import (
     AdjustOwnDie,
@@ -112,12 +114,17 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
 
 def resolve_gain(st: GameState, step: Step, choice: None) -> None:
     p = st.me
-    for res in RESOURCES:
-        if step.get(res):
-            setattr(p, res, getattr(p, res) + step[res])
-    gained = {k: v for k, v in step.items() if k in RESOURCES and v}
+    gained = tuple((k, v) for k, v in step.items() if v and k in RESOURCES)
+    for res, n in gained:
+        setattr(p, res, getattr(p, res) + n)
     if gained:
-        _say(st, f"gains {cost_text(gained)}.")
+        _say(st, _gains_text(gained))
+
+
+@cache
+def _gains_text(gained: tuple[tuple[str, int], ...]) -> str:
+    """The log's text of a gain (made once: gains repeat all game)."""
+    return f"gains {cost_text(dict(gained))}."
 
 
 def resolve_pay(st: GameState, step: Step, choice: None) -> None:

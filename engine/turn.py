@@ -3,6 +3,9 @@ Publish or Build, and the end of a turn."""
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 from engine import vocabulary as V
 from engine.choices import (
     AdvanceSteam,
@@ -90,6 +93,9 @@ from engine.state import (
 )
 from engine.versions import rule
 
+if TYPE_CHECKING:
+    from engine.edition import Edition
+
 # ======================================================================================
 # Turn structure
 # ======================================================================================
@@ -100,24 +106,28 @@ def _area_possible(st: GameState, area: str) -> bool:
     if area == "study":
         # "Select ONE Program tile AND select ONE Study reward" (a Book is always there).
         if rule(st, "study_needs_a_program"):
-            return None in p.programs and any(t is not None for t in st.program_display)
+            display = st.program_display
+            return None in p.programs and display.count(None) < len(display)
         return True
     if area == "travel":
         money, here = p.money, p.city
-        return any(
-            cost <= money and c != here and _may_stop(st, c)
-            for c, cost in st.edition.travel_cost[here].items()
-        )
+        for c, cost in st.edition.travel_cost[here].items():
+            if cost <= money and c != here and _may_stop(st, c):
+                return True
+        return False
     if area == "meetings":
-        return any(
-            p.money >= st.edition.meeting_rooms[r]["money"]
-            or p.innovation >= st.edition.meeting_rooms[r]["innovation"]
-            for r in _open_rooms(st)
-        )
+        rooms, money, innovation = st.edition.meeting_rooms, p.money, p.innovation
+        for r in range(4):
+            if None in st.rooms[r] and (  # an open room (`_open_rooms`)
+                money >= rooms[r]["money"] or innovation >= rooms[r]["innovation"]
+            ):
+                return True
+        return False
     costs, innovation, taken = lecture_costs(st, st.current), p.innovation, st.lectures
-    return any(
-        costs[lvl] <= innovation and key not in taken for key, _, lvl in st.edition.lecture_spaces
-    )
+    for key, _, lvl in st.edition.lecture_spaces:
+        if costs[lvl] <= innovation and key not in taken:
+            return True
+    return False
 
 
 # (space, die, moves) -> the Workshop turn's choice: asked for every die at every turn
@@ -133,10 +143,19 @@ _WORKSHOP_MOVES = {
 }
 
 
+@cache
+def _store_action(slot: int, die: str, area: str) -> tuple[str, str]:
+    """The Actions turn's choice of a Store die for an area (made once: asked at every turn)."""
+    if die[0] == "K":
+        return StoreAction.encode(slot, area), f"Actions: grey {die[1]} for {AREA_TITLE[area]}"
+    return StoreAction.encode(slot, None), f"Actions: {die_name(die)} for {AREA_TITLE[area]}"
+
+
 def choices_turn(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
-    if None in p.store:
+    store = p.store
+    if None in store:
         # A moving die can push if the lowest die where it lands is at most its value, or one
         # more when a Coal is left for the optional adjust.
         workshop = st.workshop
@@ -150,39 +169,28 @@ def choices_turn(st: GameState, step: Step) -> Choices:
                     out.append(_WORKSHOP_MOVES[s, die, 1])
                 if coal >= 1 and two <= v + (coal >= 2):  # the second space costs a Coal
                     out.append(_WORKSHOP_MOVES[s, die, 2])
-    mill_full = None not in p.mill
-    # which areas the Store's dice could take (a grey die any): only those are worth checking
-    colours = {d[0] for d in p.store if d} if not mill_full else set()
-    areas = AREAS if "K" in colours else [COLOUR_AREA[c] for c in colours]
-    possible = {area: _area_possible(st, area) for area in areas}
-    seen: set[str] = set()
-    for i, die in enumerate(p.store):
-        if die is None or die in seen or mill_full:
-            continue
-        seen.add(die)
-        if die[0] == "K":
-            for area in AREAS:
-                if possible[area]:
-                    out.append(
-                        (
-                            StoreAction.encode(i, area),
-                            f"Actions: grey {die[1]} for {AREA_TITLE[area]}",
-                        )
-                    )
-        elif possible[COLOUR_AREA[die[0]]]:
-            area = COLOUR_AREA[die[0]]
-            out.append(
-                (StoreAction.encode(i, None), f"Actions: {die_name(die)} for {AREA_TITLE[area]}")
-            )
+    if None in p.mill:
+        # each area a Store die could take (a grey die any) is checked once, when first asked
+        possible: dict[str, bool] = {}
+        for i, die in enumerate(store):
+            if die is None or die in store[:i]:
+                continue
+            for area in AREAS if die[0] == "K" else (COLOUR_AREA[die[0]],):
+                ok = possible.get(area)
+                if ok is None:
+                    ok = possible[area] = _area_possible(st, area)
+                if ok:
+                    out.append(_store_action(i, die, area))
     if not out:
         # Designed rule for a corner the rulebook leaves open: with no turn possible, a die goes
         # to the Mill without its action, or (no die either) the turn passes.
+        mill_full = None not in p.mill
         out = [
             (
                 IdleDie.encode(i),
                 f"No turn possible: put {die_name(d)} in your Mill without an action",
             )
-            for i, d in enumerate(p.store)
+            for i, d in enumerate(store)
             if d and not mill_full
         ] or [(Pass.ID, "No turn possible: pass")]
     return out
@@ -241,15 +249,13 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
 def choices_ws_push(st: GameState, step: Step) -> Choices:
     p = st.me
     dest = st.workshop[st.ctx["to"]]
-    moving = int(dest[-1][1])
+    moving = PIPS[dest[-1]]
     coal = p.coal >= 1
     out: Choices = []
-    seen: set[str] = set()
     for idx, die in enumerate(dest[:-1]):
-        if die in seen:
+        if die in dest[:idx]:
             continue
-        seen.add(die)
-        v, name = int(die[1]), die_name(die)
+        v, name = PIPS[die], die_name(die)
         if v <= moving:
             out.append((PushOut.encode(idx, None), f"Push out {name}"))
         if coal and 2 <= v <= moving + 1:
@@ -334,14 +340,23 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
     out: Choices = [(Skip.ID, "Don't adjust a Workshop die")]
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
-            if die in space[:idx]:
-                continue
-            v = int(die[1])
-            for delta in (-1, 1):
-                if 1 <= v + delta <= 6:
-                    label = f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}"
-                    out.append((CoalAdjust.encode(s, idx, delta), label))
+            if die not in space[:idx]:
+                out += _coal_adjusts(s, idx, die)
     return out
+
+
+@cache
+def _coal_adjusts(s: int, idx: int, die: str) -> Choices:
+    """The Coal adjusts of one Workshop die, down then up (made once: asked at most turns)."""
+    v = int(die[1])
+    return [
+        (
+            CoalAdjust.encode(s, idx, delta),
+            f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}",
+        )
+        for delta in (-1, 1)
+        if 1 <= v + delta <= 6
+    ]
 
 
 def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
@@ -369,21 +384,26 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
     p = st.me
     die = p.store[st.ctx["slot"]]
     assert die is not None
-    v = int(die[1])
+    v = PIPS[die]
     out: Choices = [(Skip.ID, "Play no Partner card")]
+    partner = st.edition.partner
     for card in p.hand:
-        info = st.edition.partner[card]
-        need = info["need"]
+        need = partner[card]["need"]
         ok = (
             (need["kind"] == "value" and v in need["values"])
             or (need["kind"] == "minus1" and v >= 2)
             or (need["kind"] == "money" and p.money >= v)
         )
         if ok:
-            out.append(
-                (PlayCard.encode(card), f"Play {info['name']} ({_need_text(info)}): {info['text']}")
-            )
+            out.append(_play_card(st.edition, card))
     return out
+
+
+@cache
+def _play_card(ed: Edition, card: str) -> tuple[str, str]:
+    """The choice to play a Partner card with the active die (made once per edition and card)."""
+    info = ed.partner[card]
+    return PlayCard.encode(card), f"Play {info['name']} ({_need_text(info)}): {info['text']}"
 
 
 def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
@@ -413,12 +433,11 @@ def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None
 # -- Actions turn ------------------------------------------------------------------------
 
 
+_MILL_SLOTS = [(MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)]
+
+
 def choices_mill_place(st: GameState, step: Step) -> Choices:
-    return [
-        (MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}")
-        for k, d in enumerate(st.me.mill)
-        if d is None
-    ]
+    return [_MILL_SLOTS[k] for k, d in enumerate(st.me.mill) if d is None]
 
 
 def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
@@ -614,9 +633,8 @@ def _may_stop(st: GameState, city: str) -> bool:
     """Whether Travel may end in `city`. Rules version 2: not at a University that holds your
     disc (actions-turn: "You may not stop for a reward at a University that already holds one
     of your discs"); you may still pass through it."""
-    if (
-        not rule(st, "travel_stops_only_for_a_reward")
-        or st.edition.city[city]["kind"] != "university"
+    if st.edition.city[city]["kind"] != "university" or not rule(
+        st, "travel_stops_only_for_a_reward"
     ):
         return True
     return st.current not in st.university_discs[city]
@@ -918,14 +936,18 @@ def _build_options(st: GameState) -> Choices:
     p = st.me
     if not _open_gear_spaces(p):
         return []
-    out: Choices = []
-    for gear in sorted(set(p.gear_supply)):
-        cost = st.edition.gear_cost(gear)
-        if _can_pay(p, cost):
-            out.append(
-                (BuildGear.encode(gear), f"Build {st.edition.gear_name(gear)} ({cost_text(cost)})")
-            )
-    return out
+    ed = st.edition
+    return [
+        _build_gear(ed, gear)
+        for gear in sorted(set(p.gear_supply))
+        if _can_pay(p, ed.gear_cost(gear))
+    ]
+
+
+@cache
+def _build_gear(ed: Edition, gear: str) -> tuple[str, str]:
+    """The choice to build a Gear (made once per edition and Gear)."""
+    return BuildGear.encode(gear), f"Build {ed.gear_name(gear)} ({cost_text(ed.gear_cost(gear))})"
 
 
 def choices_publish_or_build(st: GameState, step: Step) -> Choices:
@@ -1151,11 +1173,14 @@ def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
 
 def _unclaimed(st: GameState, seat: int) -> list[tuple[int, str]]:
     """(action area index, Objective) of each Objective without a disc of `seat`."""
-    return [
-        (a, obj)
-        for a, obj in enumerate(st.objectives)
-        if seat not in [entry[0] for entry in st.objective_discs[a]]
-    ]
+    out = []
+    for a, entries in enumerate(st.objective_discs):
+        for entry in entries:  # [seat, slot]
+            if entry[0] == seat:
+                break
+        else:
+            out.append((a, st.objectives[a]))
+    return out
 
 
 def claim_objectives(st: GameState) -> None:
