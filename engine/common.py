@@ -31,8 +31,7 @@ AREA_TITLE = {
 
 def push(st: GameState, *steps: Step | str) -> None:
     """Push steps so that the first one given is resolved first."""
-    for step in reversed(steps):
-        st.stack.append({"op": step} if isinstance(step, str) else dict(step))
+    st.stack += [{"op": s} if isinstance(s, str) else dict(s) for s in reversed(steps)]
 
 
 def push_effect(st: GameState, effect: list[Step]) -> None:

@@ -209,32 +209,40 @@ def _choices_of(st: GameState, step: Step) -> Choices | None:
 def _resolve(st: GameState, step: Step, choice: str | None) -> None:
     """Resolve a step (already popped); then, in rules version 2, claim any Objective it
     completed (only steps that can change what an Objective asks are followed by a check)."""
-    RESOLVE[step["op"]](st, step, choice)
-    if step["op"] in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
+    op = step["op"]
+    RESOLVE[op](st, step, choice)
+    if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
         turn.claim_objectives(st)
 
 
 def run(st: GameState) -> None:
     """Resolve steps until a player must decide something, or the game is over."""
-    stack = st.stack  # (the loop of every step of every game: names looked up once)
+    # The loop of every step of every game: `_resolve` written out, names looked up once.
+    stack = st.stack
     choices_of = CHOICES.get
+    resolve = RESOLVE
+    at_once = rule(st, "objectives_at_once")
     while not st.over:
         if not stack:
             push(st, "turn")
         step = stack[-1]
-        fn = choices_of(step["op"])
+        op = step["op"]
+        fn = choices_of(op)
         options = AUTO if fn is None else fn(st, step)
         if options is AUTO:
-            stack.pop()
-            _resolve(st, step, None)
+            choice = None
         elif not options:
             stack.pop()
+            continue
         elif len(options) == 1:
-            stack.pop()
-            _resolve(st, step, options[0][0])
+            choice = options[0][0]
         else:
             st.pending_choices = (len(st.history), step, options)
             return
+        stack.pop()
+        resolve[op](st, step, choice)
+        if at_once and op in OBJECTIVE_STEPS and "type" in st.ctx:
+            turn.claim_objectives(st)
 
 
 # Tests set this: every reuse of a listing is checked against a fresh one, so a state arranged by

@@ -196,9 +196,13 @@ def choices_turn(st: GameState, step: Step) -> Choices:
     return out
 
 
+# the steps that end every turn
+_END = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+
+
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    end = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+    end = _END
     value = read("turn", choice)
     if isinstance(value, WorkshopMove):
         s, die, moves = value.space, value.die, value.moves
@@ -247,35 +251,41 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_ws_push(st: GameState, step: Step) -> Choices:
-    p = st.me
     dest = st.workshop[st.ctx["to"]]
-    moving = PIPS[dest[-1]]
-    coal = p.coal >= 1
+    moving, coal = PIPS[dest[-1]], st.me.coal >= 1
     out: Choices = []
     for idx, die in enumerate(dest[:-1]):
-        if die in dest[:idx]:
-            continue
-        v, name = PIPS[die], die_name(die)
-        if v <= moving:
-            out.append((PushOut.encode(idx, None), f"Push out {name}"))
-        if coal and 2 <= v <= moving + 1:
-            out.append(
-                (PushOut.encode(idx, "-"), f"Spend 1 Coal: lower {name} to {v - 1} and push it out")
+        if die not in dest[:idx]:
+            out += _push_outs(idx, die, moving, coal)
+    return out
+
+
+@cache
+def _push_outs(idx: int, die: str, moving: int, coal: bool) -> Choices:
+    """The ways the moving die (its pips `moving`) can push out a die (made once: asked at
+    every Workshop turn). coal: whether a Coal is left to adjust."""
+    v, name = PIPS[die], die_name(die)
+    out: Choices = []
+    if v <= moving:
+        out.append((PushOut.encode(idx, None), f"Push out {name}"))
+    if coal and 2 <= v <= moving + 1:
+        out.append(
+            (PushOut.encode(idx, "-"), f"Spend 1 Coal: lower {name} to {v - 1} and push it out")
+        )
+    if coal and v <= moving and v <= 5:
+        out.append(
+            (
+                PushOut.encode(idx, "+"),
+                f"Push out {name} and spend 1 Coal to raise it to {v + 1}",
             )
-        if coal and v <= moving and v <= 5:
-            out.append(
-                (
-                    PushOut.encode(idx, "+"),
-                    f"Push out {name} and spend 1 Coal to raise it to {v + 1}",
-                )
+        )
+    if coal and v == moving + 1 and moving < 6:
+        out.append(
+            (
+                PushOut.encode(idx, "M"),
+                f"Spend 1 Coal: raise the moving die to {v}, push out {name}",
             )
-        if coal and v == moving + 1 and moving < 6:
-            out.append(
-                (
-                    PushOut.encode(idx, "M"),
-                    f"Spend 1 Coal: raise the moving die to {v}, push out {name}",
-                )
-            )
+        )
     return out
 
 
@@ -298,17 +308,21 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
         st,
         f"pushes out {die_name(die)} onto the {st.edition.workshop_bonuses[bonus]['text']} bonus.",
     )
-    steps: list[Step | str] = [
-        "ws_bonus",
-        "ws_refill",
-        "ws_adjust",
-        "ws_collect",
-        "partner_play",
-        "assignment_research",
-    ]
     if rule(st, "workshop_adjust_any_time"):
-        steps.append({"op": "ws_adjust", "late": True})
-    push(st, *steps)
+        push(st, *_AFTER_PUSH, {"op": "ws_adjust", "late": True})
+    else:
+        push(st, *_AFTER_PUSH)
+
+
+# the Workshop turn's steps after the push
+_AFTER_PUSH = (
+    "ws_bonus",
+    "ws_refill",
+    "ws_adjust",
+    "ws_collect",
+    "partner_play",
+    "assignment_research",
+)
 
 
 def resolve_ws_bonus(st: GameState, step: Step, choice: None) -> None:
@@ -444,8 +458,7 @@ def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
     p = st.me
     (k,) = MillSlot.decode(choice)
     p.mill[k] = st.ctx["die"]
-    placed = sum(d is not None for d in p.mill)
-    if placed == 9 and not st.end_triggered:
+    if None not in p.mill and not st.end_triggered:  # the 9th die
         st.end_triggered = True
         _say(st, "places a 9th die in the Mill: the end of the game is triggered.")
 
@@ -643,7 +656,7 @@ def _may_stop(st: GameState, city: str) -> bool:
 def choices_travel_move(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
-    for city, cost in sorted(st.edition.travel_cost[p.city].items()):
+    for city, cost in _destinations(st.edition, p.city):
         if city == p.city or cost > p.money or not _may_stop(st, city):
             continue
         name = st.edition.city[city]["name"]
@@ -657,6 +670,12 @@ def choices_travel_move(st: GameState, step: Step) -> Choices:
         else:
             out.append((GoTo.encode(city), f"{name} (£{cost}): {city_reward(st, city)[1]}"))
     return out
+
+
+@cache
+def _destinations(ed: Edition, here: str) -> list[tuple[str, int]]:
+    """(city, cost of the cheapest way there) from `here`, by city id (made once per edition)."""
+    return sorted(ed.travel_cost[here].items())
 
 
 def resolve_travel_move(st: GameState, step: Step, choice: str) -> None:
@@ -805,20 +824,20 @@ def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_lecture(st: GameState, step: Step) -> Choices:
-    out: Choices = []
-    costs = lecture_costs(st, st.current)
-    for i, lvl in _empty_lectures(st):
-        cost = costs[lvl]
-        if cost <= st.me.innovation:
-            inst = st.edition.institutions[i]
-            text = inst["spaces"][lvl]["text"]
-            out.append(
-                (
-                    LectureSpace.encode(i, lvl),
-                    f"{inst['name']} level {lvl} ({cost} Innovation): {text}",
-                )
-            )
-    return out
+    costs, innovation = lecture_costs(st, st.current), st.me.innovation
+    return [
+        _lecture(st.edition, i, lvl, costs[lvl])
+        for i, lvl in _empty_lectures(st)
+        if costs[lvl] <= innovation
+    ]
+
+
+@cache
+def _lecture(ed: Edition, i: int, lvl: int, cost: int) -> tuple[str, str]:
+    """The choice of a Lecture space at its cost (made once per edition, space and cost)."""
+    inst = ed.institutions[i]
+    text = inst["spaces"][lvl]["text"]
+    return LectureSpace.encode(i, lvl), f"{inst['name']} level {lvl} ({cost} Innovation): {text}"
 
 
 def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
@@ -932,6 +951,9 @@ PUBLISH_TEXT = {
 }
 
 
+_PUBLISH = {area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()}
+
+
 def _build_options(st: GameState) -> Choices:
     p = st.me
     if not _open_gear_spaces(p):
@@ -952,11 +974,12 @@ def _build_gear(ed: Edition, gear: str) -> tuple[str, str]:
 
 def choices_publish_or_build(st: GameState, step: Step) -> Choices:
     area = st.ctx.get("area")
-    out: Choices = []
+    out = _build_options(st)
     if _publish_possible(st, area):
-        out.append((Publish.ID, f"Publish (1 Book): {PUBLISH_TEXT[area]}"))
-    out += _build_options(st)
-    return out + [(Skip.ID, "Neither Publish nor Build")] if out else []
+        out.insert(0, _PUBLISH[area])
+    if out:
+        out.append((Skip.ID, "Neither Publish nor Build"))
+    return out
 
 
 def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
@@ -985,10 +1008,10 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
 def choices_gear_place(st: GameState, step: Step) -> Choices:
     if step["gear"] not in st.me.gear_supply:
         return []
-    return [
-        (GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}")
-        for pos in _open_gear_spaces(st.me)
-    ]
+    return [_GEAR_SPACES[pos] for pos in _open_gear_spaces(st.me)]
+
+
+_GEAR_SPACES = [(GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)]
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
