@@ -192,16 +192,23 @@ def _compile(cls: type[ChoiceValue]) -> type[ChoiceValue]:
     else:
         unpack = ", ".join(f"t{i}" for i in range(len(found))) + ", = parts"
     split = f"text[{len(prefix)}:].split(':', {len(found) - 1})" if found else "()"
+    # decode keeps what it read (the fields are immutable; a game meets few distinct ids)
     source = f"""
 def encode({", ".join(names)}):
     return f"{"".join(printed)}"
 
 def decode(text):
+    fields = known.get(text)
+    if fields is not None:
+        return fields
     parts = {split}
     {unpack if found else "pass"}
-    return ({", ".join(reads)}{"," if len(found) == 1 else ""})
+    fields = ({", ".join(reads)}{"," if len(found) == 1 else ""})
+    if len(known) < 10_000:
+        known[text] = fields
+    return fields
 """
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"known": {}}
     exec(source, namespace)  # the code comes from PATTERN only
     cls._regex = re.compile(regex)
     cls.decode = staticmethod(namespace["decode"])  # type: ignore[method-assign]

@@ -303,7 +303,10 @@ def decision(st: GameState) -> Decision | None:
 def apply(st: GameState, choice_id: str) -> None:
     """Apply a legal choice (mutating the state) and run on to the next decision."""
     options = legal_choices(st)
-    if choice_id not in [i for i, _ in options]:
+    for i, _ in options:
+        if i == choice_id:
+            break
+    else:
         raise IllegalChoice(
             f"{choice_id!r} is not a legal choice now"
             + (f" (legal: {', '.join(i for i, _ in options[:8])}...)" if options else "")

@@ -3,7 +3,7 @@ Publish or Build, and the end of a turn."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from engine import vocabulary as V
@@ -130,17 +130,32 @@ def _area_possible(st: GameState, area: str) -> bool:
     return False
 
 
-# (space, die, moves) -> the Workshop turn's choice: asked for every die at every turn
-_WORKSHOP_MOVES = {
-    (s, die, moves): (
-        WorkshopMove.encode(s, die, moves),
-        f"Workshop: move {die_name(die)} from space {s + 1}"
-        + (" two spaces (1 Coal)" if moves == 2 else ""),
-    )
+# space -> {die: (pips, its move one space, its move two spaces)}: the Workshop turn's choices,
+# asked for every die at every turn
+_WORKSHOP_MOVES = [
+    {
+        die: (
+            PIPS[die],
+            *(
+                (
+                    WorkshopMove.encode(s, die, moves),
+                    f"Workshop: move {die_name(die)} from space {s + 1}"
+                    + (" two spaces (1 Coal)" if moves == 2 else ""),
+                )
+                for moves in (1, 2)
+            ),
+        )
+        for die in DIE_NAMES
+    }
     for s in range(6)
-    for die in DIE_NAMES
-    for moves in (1, 2)
-}
+]
+
+
+@lru_cache(maxsize=1 << 14)
+def _space_dice(space: tuple[str, ...]) -> tuple[int, list[str]]:
+    """A Workshop space's lowest pips and its different dice in order (a space holds the same
+    dice at many turns: kept)."""
+    return min(PIPS[d] for d in space), sorted(set(space))
 
 
 @cache
@@ -157,18 +172,19 @@ def choices_turn(st: GameState, step: Step) -> Choices:
     store = p.store
     if None in store:
         # A moving die can push if the lowest die where it lands is at most its value, or one
-        # more when a Coal is left for the optional adjust.
-        workshop = st.workshop
-        lowest = [min(map(PIPS.__getitem__, space)) if space else 9 for space in workshop]
+        # more when a Coal is left for the optional adjust; the second space costs a Coal.
+        spaces = [_space_dice(tuple(space)) if space else (9, []) for space in st.workshop]
         coal = p.coal
-        for s, space in enumerate(workshop):
-            one, two = lowest[(s + 1) % 6], lowest[(s + 2) % 6]
-            for die in sorted(set(space)) if len(space) > 1 else space:
-                v = PIPS[die]
-                if one <= v + (coal >= 1):
-                    out.append(_WORKSHOP_MOVES[s, die, 1])
-                if coal >= 1 and two <= v + (coal >= 2):  # the second space costs a Coal
-                    out.append(_WORKSHOP_MOVES[s, die, 2])
+        for s, (_, dice) in enumerate(spaces):
+            one = spaces[(s + 1) % 6][0] - (coal >= 1)
+            two = spaces[(s + 2) % 6][0] - (coal >= 2) if coal >= 1 else 9
+            moves = _WORKSHOP_MOVES[s]
+            for die in dice:
+                v, move_one, move_two = moves[die]
+                if v >= one:
+                    out.append(move_one)
+                if v >= two:
+                    out.append(move_two)
     if None in p.mill:
         # each area a Store die could take (a grey die any) is checked once, when first asked
         possible: dict[str, bool] = {}
@@ -1187,22 +1203,21 @@ def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
     """Rules version 1: the Objectives completed this turn are claimed at its end."""
-    seat = st.current
+    for a in _met_unclaimed(st, st.current):
+        push(st, {"op": "place_disc", "to": f"obj:{a}"})
+
+
+def _met_unclaimed(st: GameState, seat: int) -> list[int]:
+    """The action areas (0-3) whose Objective `seat` meets and has no disc on yet."""
     met = st.edition.objective_test
-    for a, obj in _unclaimed(st, seat):
-        if met[obj](st, seat):
-            push(st, {"op": "place_disc", "to": f"obj:{a}"})
-
-
-def _unclaimed(st: GameState, seat: int) -> list[tuple[int, str]]:
-    """(action area index, Objective) of each Objective without a disc of `seat`."""
     out = []
     for a, entries in enumerate(st.objective_discs):
         for entry in entries:  # [seat, slot]
             if entry[0] == seat:
                 break
         else:
-            out.append((a, st.objectives[a]))
+            if met[st.objectives[a]](st, seat):
+                out.append(a)
     return out
 
 
@@ -1216,17 +1231,12 @@ def claim_objectives(st: GameState) -> None:
     and the end of the turn checks once more. An Objective that cannot take a disc (none on the
     player board and none free to move) waits until one can.
     """
-    seat = st.current
-    p = st.me
-    met = st.edition.objective_test
-    for a, obj in _unclaimed(st, seat):
-        if not met[obj](st, seat):
-            continue
+    for a in _met_unclaimed(st, st.current):
         to = f"obj:{a}"
         if any(s["op"] == "place_disc" and s.get("to") == to for s in st.stack):
             continue  # already being claimed
         step = {"op": "place_disc", "to": to}
-        if p.discs > 0 or _movable_discs(st, step):
+        if st.me.discs > 0 or _movable_discs(st, step):
             push(st, step)
 
 
