@@ -144,10 +144,15 @@ def partner_name(st: GameState, card: str) -> str:
 
 
 def _open_gear_spaces(p: PlayerState) -> list[int]:
-    gears = p.gears
-    if 12 - (len(gears) - gears.count(None)) - p.discs <= 0:
+    if not _may_build(p):
         return []
-    return [i for i, g in enumerate(gears) if g is None]
+    return [i for i, g in enumerate(p.gears) if g is None]
+
+
+def _may_build(p: PlayerState) -> bool:
+    """Whether a Gear space is open: empty, and its disc gone (a Gear for each disc taken)."""
+    gears = p.gears
+    return 12 - (len(gears) - gears.count(None)) - p.discs > 0 and None in gears
 
 
 def _gain_innovation(st: GameState, p: PlayerState, n: int) -> None:

@@ -203,14 +203,21 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
     if step.get("track", "any") != "any":
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
+    research, top = st.me.research, st.edition.research_top
     out = [
-        (ResearchTrack.encode(t), f"+1 Research on {TRACK_NAMES[t]} (now {st.me.research[t]})")
+        _research_choice(t, research[t])
         for t in V.COLOURS_MAIN
-        if st.me.research[t] < st.edition.research_top and t not in picked
+        if research[t] < top and t not in picked
     ]
     if _forced_picks(st, step, out):
         return out[:1]
     return out
+
+
+@cache
+def _research_choice(track: str, level: int) -> tuple[str, str]:
+    """The choice of a Research track at its level (made once per track and level)."""
+    return ResearchTrack.encode(track), f"+1 Research on {TRACK_NAMES[track]} (now {level})"
 
 
 def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:

@@ -57,7 +57,15 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     n = cond.get("n", 0)
     if kind == "universities_visited":
         cities = list(cond["cities"])
-        return lambda st, seat: all(seat in st.university_discs[c] for c in cities)
+
+        def universities_visited(st: GameState, seat: int) -> bool:
+            discs = st.university_discs
+            for c in cities:
+                if seat not in discs[c]:
+                    return False
+            return True
+
+        return universities_visited
     if kind == "university_count":
         region = cond.get("region")
         cities = [c for c in ed.university_cities if region in (None, ed.city[c]["region"])]
@@ -85,7 +93,7 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind in ("sponsors_in_supply", "science_cards"):
         science = cond.get("science")  # None: a sponsor
         cards = frozenset(c["id"] for c in ed.partners if c["science"] == science)
-        return lambda st, seat: len([c for c in st.players[seat].supply() if c in cards]) >= n
+        return lambda st, seat: sum(map(cards.__contains__, st.players[seat].supply())) >= n
     if kind == "programs_placed":
         return lambda st, seat: _placed(st.players[seat].programs) >= n
     if kind == "meeting_rooms":

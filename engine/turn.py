@@ -52,6 +52,7 @@ from engine.common import (
     _draw_die,
     _empty_lectures,
     _free_universities,
+    _may_build,
     _need_text,
     _open_gear_spaces,
     _open_rooms,
@@ -214,6 +215,8 @@ def choices_turn(st: GameState, step: Step) -> Choices:
 
 # the steps that end every turn
 _END = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+# the main action of an action area (Ada's Study's is two steps: see resolve_turn)
+_MAIN_ACTION = {"travel": "travel_move", "meetings": "meet_room", "institutions": "lecture"}
 
 
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
@@ -237,20 +240,15 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         p.store[i] = None
         st.ctx = {"type": "actions", "area": area, "die": die}
         _say(st, f"Actions turn: uses {die_name(die)} for {AREA_TITLE[area]}.")
-        main = {
-            "study": ["study_program", {"op": "study_reward", "optional": False}],
-            "travel": ["travel_move"],
-            "meetings": ["meet_room"],
-            "institutions": ["lecture"],
-        }[area]
-        after = []
-        if area == "study":
-            # actions-turn: "After your Study reward ... do the same with the Assignment display"
-            if rule(st, "study_cleanup_after_main_reward"):
-                main = [main[0], {**main[1], "main": True}, "study_cleanup"]
-            else:
-                after = ["study_cleanup"]
-        push(st, "mill_place", *main, "turn_advanced", *after, *end)
+        if area != "study":
+            push(st, "mill_place", _MAIN_ACTION[area], "turn_advanced", *end)
+        # actions-turn: "After your Study reward ... do the same with the Assignment display"
+        elif rule(st, "study_cleanup_after_main_reward"):
+            reward = {"op": "study_reward", "optional": False, "main": True}
+            push(st, "mill_place", "study_program", reward, "study_cleanup", "turn_advanced", *end)
+        else:
+            reward = {"op": "study_reward", "optional": False}
+            push(st, "mill_place", "study_program", reward, "turn_advanced", "study_cleanup", *end)
     elif isinstance(value, IdleDie):
         i = value.slot
         st.ctx = {"type": "idle", "area": None, "die": p.store[i]}
@@ -972,20 +970,21 @@ _PUBLISH = {area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PU
 
 def _build_options(st: GameState) -> Choices:
     p = st.me
-    if not _open_gear_spaces(p):
+    if not _may_build(p):
         return []
-    ed = st.edition
-    return [
-        _build_gear(ed, gear)
-        for gear in sorted(set(p.gear_supply))
-        if _can_pay(p, ed.gear_cost(gear))
-    ]
+    out: Choices = []
+    for gear in sorted(set(p.gear_supply)):
+        cost, choice = _build_gear(st.edition, gear)
+        if _can_pay(p, cost):
+            out.append(choice)
+    return out
 
 
 @cache
-def _build_gear(ed: Edition, gear: str) -> tuple[str, str]:
-    """The choice to build a Gear (made once per edition and Gear)."""
-    return BuildGear.encode(gear), f"Build {ed.gear_name(gear)} ({cost_text(ed.gear_cost(gear))})"
+def _build_gear(ed: Edition, gear: str) -> tuple[dict[str, int], tuple[str, str]]:
+    """A Gear's cost and the choice to build it (made once per edition and Gear)."""
+    cost = ed.gear_cost(gear)
+    return cost, (BuildGear.encode(gear), f"Build {ed.gear_name(gear)} ({cost_text(cost)})")
 
 
 def choices_publish_or_build(st: GameState, step: Step) -> Choices:
