@@ -31,7 +31,8 @@ AREA_TITLE = {
 
 def push(st: GameState, *steps: Step | str) -> None:
     """Push steps so that the first one given is resolved first."""
-    st.stack += [{"op": s} if isinstance(s, str) else dict(s) for s in reversed(steps)]
+    for step in reversed(steps):
+        st.stack.append({"op": step} if isinstance(step, str) else dict(step))
 
 
 def push_effect(st: GameState, effect: list[Step]) -> None:

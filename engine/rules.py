@@ -250,19 +250,6 @@ def run(st: GameState) -> None:
 CHECK_REUSED_CHOICES = False
 
 
-def _pending(st: GameState, step: Step) -> Choices | None:
-    """The listing computed for this very decision (by `run` or an earlier call), if any."""
-    cached = st.pending_choices
-    if not cached or cached[0] != len(st.history) or cached[1] is not step:
-        return None
-    if CHECK_REUSED_CHOICES and cached[2] != (_choices_of(st, step) or []):
-        raise AssertionError(
-            "the state changed since its choices were listed: after arranging a state by hand, "
-            "call rules.forget_choices(state)"
-        )
-    return cached[2]
-
-
 def forget_choices(st: GameState) -> None:
     """Drop the listing kept for the pending decision. A state changes through `apply`, which
     lists the next decision's choices once for `legal_choices`, `decision` and the next `apply`
@@ -275,10 +262,17 @@ def legal_choices(st: GameState) -> Choices:
     if st.over or not st.stack:
         return []
     step = st.stack[-1]
-    options = _pending(st, step)
-    if options is None:
-        options = _choices_of(st, step) or []
-        st.pending_choices = (len(st.history), step, options)
+    cached = st.pending_choices
+    if cached and cached[0] == len(st.history) and cached[1] is step:
+        # the listing computed for this very decision (by `run` or an earlier call)
+        if CHECK_REUSED_CHOICES and cached[2] != (_choices_of(st, step) or []):
+            raise AssertionError(
+                "the state changed since its choices were listed: after arranging a state by "
+                "hand, call rules.forget_choices(state)"
+            )
+        return cached[2]
+    options = _choices_of(st, step) or []
+    st.pending_choices = (len(st.history), step, options)
     return options
 
 

@@ -111,9 +111,11 @@ def _area_possible(st: GameState, area: str) -> bool:
             return None in p.programs and display.count(None) < len(display)
         return True
     if area == "travel":
-        money, here = p.money, p.city
-        for c, cost in st.edition.travel_cost[here].items():
-            if cost <= money and c != here and _may_stop(st, c):
+        money = p.money
+        for cost, c in _cheapest_first(st.edition, p.city):
+            if cost > money:
+                return False
+            if _may_stop(st, c):
                 return True
         return False
     if area == "meetings":
@@ -684,6 +686,12 @@ def choices_travel_move(st: GameState, step: Step) -> Choices:
         else:
             out.append((GoTo.encode(city), f"{name} (£{cost}): {city_reward(st, city)[1]}"))
     return out
+
+
+@cache
+def _cheapest_first(ed: Edition, here: str) -> list[tuple[int, str]]:
+    """(cost, city) of every other city from `here`, cheapest first (made once per edition)."""
+    return sorted((cost, c) for c, cost in ed.travel_cost[here].items() if c != here)
 
 
 @cache
