@@ -51,7 +51,7 @@ def _reveal(st: GameState) -> None:
 
 
 def _say(st: GameState, text: str) -> None:
-    st.log.append(f"{st.me.name}: {text}")
+    st.log.append(f"{st.players[st.current].name}: {text}")  # (st.me: a call fewer, said often)
 
 
 def _draw_die(st: GameState) -> str:

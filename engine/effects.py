@@ -98,8 +98,8 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
     if not steps:
         return
     first, rest = steps[0], steps[1:]
-    p = st.me
     if first["op"] == "pay" or (first["op"] == "innovation" and first["n"] < 0):
+        p = st.me
         cost = {k: v for k, v in first.items() if k in RESOURCES}
         if first["op"] == "innovation":
             cost = {"innovation": -first["n"]}

@@ -221,7 +221,6 @@ def run(st: GameState) -> None:
     stack = st.stack
     choices_of = CHOICES.get
     resolve = RESOLVE
-    at_once = rule(st, "objectives_at_once")
     while not st.over:
         if not stack:
             push(st, "turn")
@@ -241,7 +240,7 @@ def run(st: GameState) -> None:
             return
         stack.pop()
         resolve[op](st, step, choice)
-        if at_once and op in OBJECTIVE_STEPS and "type" in st.ctx:
+        if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
             turn.claim_objectives(st)
 
 

@@ -83,7 +83,6 @@ from engine.common import (
 )
 from engine.mill import LINE_NAMES, gear_space_name
 from engine.state import (
-    AREA_COLOUR,
     AREAS,
     COLOUR_AREA,
     DIE_NAMES,
@@ -455,7 +454,7 @@ def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None:
     colour = st.ctx["active"][0]
-    if colour in AREA_COLOUR.values():
+    if colour in COLOUR_AREA:  # an action colour
         for _ in range(len(st.me.assignments[colour])):
             push(st, {"op": "research_step", "track": colour})
 
