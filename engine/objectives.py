@@ -79,17 +79,19 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
         main = set(V.COLOURS_MAIN)
         return lambda st, seat: main <= {d[0] for d in st.players[seat].mill if d}
     if kind == "multipliers_built":
-        return lambda st, seat: (
-            len([g for g in st.players[seat].gears if g and g not in ("add", "sub")]) >= n
-        )
+
+        def multipliers_built(st: GameState, seat: int) -> bool:
+            gears = st.players[seat].gears  # None, "add", "sub" or a Multiplier
+            return len(gears) - gears.count(None) - gears.count("add") - gears.count("sub") >= n
+
+        return multipliers_built
     if kind == "gears_built":
         return lambda st, seat: _placed(st.players[seat].gears) >= n
     if kind == "lecture_majorities":
         return lambda st, seat: _majorities(st, seat) >= n
     if kind == "lecture_levels":
-        return lambda st, seat: (
-            len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
-        )
+        level = ed.lecture_level
+        return lambda st, seat: len({level[k] for k, s in st.lectures.items() if seat in s}) >= n
     if kind in ("sponsors_in_supply", "science_cards"):
         science = cond.get("science")  # None: a sponsor
         cards = frozenset(c["id"] for c in ed.partners if c["science"] == science)
@@ -99,9 +101,16 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "meeting_rooms":
         return lambda st, seat: len([r for r in st.rooms[:4] if _in_room(r, seat)]) >= n
     if kind == "meeting_discs":
-        return lambda st, seat: (
-            sum(space.count(seat) for room in st.rooms[:4] for space in room if space) >= n
-        )
+
+        def meeting_discs(st: GameState, seat: int) -> bool:
+            discs = 0
+            for room in st.rooms[:4]:
+                for space in room:  # a stack of seats, or None
+                    if space:
+                        discs += space.count(seat)
+            return discs >= n
+
+        return meeting_discs
     if kind == "research_level":
         tracks = cond.get("tracks", 1)
         return lambda st, seat: (
@@ -115,12 +124,11 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
 
         def complete_lines(st: GameState, seat: int) -> bool:
             mill, gears = st.players[seat].mill, st.players[seat].gears
-            complete = [
-                1
-                for (a, b, c), (g, h) in lines
-                if None not in (mill[a], mill[b], mill[c], gears[g], gears[h])
-            ]
-            return len(complete) >= n
+            complete = 0
+            for (a, b, c), (g, h) in lines:
+                if mill[a] and mill[b] and mill[c] and gears[g] and gears[h]:  # (None: empty)
+                    complete += 1
+            return complete >= n
 
         return complete_lines
     raise ValueError(f"unknown Objective condition {kind!r}")

@@ -161,11 +161,20 @@ def _space_dice(space: tuple[str, ...]) -> tuple[int, list[str]]:
 
 
 @cache
-def _store_action(slot: int, die: str, area: str) -> tuple[str, str]:
-    """The Actions turn's choice of a Store die for an area (made once: asked at every turn)."""
+def _store_actions(slot: int, die: str) -> list[tuple[str, tuple[str, str]]]:
+    """(area, the Actions turn's choice) for each area a Store die could take, a grey die any
+    (made once: asked at every turn)."""
     if die[0] == "K":
-        return StoreAction.encode(slot, area), f"Actions: grey {die[1]} for {AREA_TITLE[area]}"
-    return StoreAction.encode(slot, None), f"Actions: {die_name(die)} for {AREA_TITLE[area]}"
+        return [
+            (
+                area,
+                (StoreAction.encode(slot, area), f"Actions: grey {die[1]} for {AREA_TITLE[area]}"),
+            )
+            for area in AREAS
+        ]
+    area = COLOUR_AREA[die[0]]
+    label = f"Actions: {die_name(die)} for {AREA_TITLE[area]}"
+    return [(area, (StoreAction.encode(slot, None), label))]
 
 
 def choices_turn(st: GameState, step: Step) -> Choices:
@@ -193,12 +202,12 @@ def choices_turn(st: GameState, step: Step) -> Choices:
         for i, die in enumerate(store):
             if die is None or die in store[:i]:
                 continue
-            for area in AREAS if die[0] == "K" else (COLOUR_AREA[die[0]],):
+            for area, action in _store_actions(i, die):
                 ok = possible.get(area)
                 if ok is None:
                     ok = possible[area] = _area_possible(st, area)
                 if ok:
-                    out.append(_store_action(i, die, area))
+                    out.append(action)
     if not out:
         # Designed rule for a corner the rulebook leaves open: with no turn possible, a die goes
         # to the Mill without its action, or (no die either) the turn passes.
