@@ -14,7 +14,8 @@
 Settings (.env or environment): DISCORD_TOKEN, DATABASE_URL (postgresql://..., optional: use
 PostgreSQL instead of SQLite), DATABASE_PATH (the SQLite file, default ./adas_dream.db),
 LOG_LEVEL (default INFO), TEST_GUILD_ID (optional: sync the commands to that server only, which
-is immediate), AI_DELAY_SECONDS (default 2).
+is immediate), AI_DELAY_SECONDS (default 2), AI_WORKERS (processes thinking for AI seats),
+SHARD_COUNT and SHARD_IDS (several processes, see the README).
 """
 
 from __future__ import annotations
@@ -197,22 +198,49 @@ def _logging(offline: bool = False) -> None:
         handler.addFilter(_Noise(offline))
 
 
+def _whole(key: str, text: str, least: int) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = least - 1
+    if value < least:
+        raise SystemExit(f"{key} must be a whole number of at least {least} (it is {text!r}).")
+    return value
+
+
 def shard_range(count: str, ids: str) -> tuple[int | None, list[int] | None]:
     """SHARD_COUNT and SHARD_IDS ("0-3", "4,5" or empty: all of them) as the bot takes them."""
     if not count.strip():
         if ids.strip():
             raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards).")
         return None, None
-    total = int(count)
-    if total < 1:
-        raise SystemExit("SHARD_COUNT must be at least 1.")
+    total = _whole("SHARD_COUNT", count, 1)
     chosen: list[int] = []
     for part in filter(None, (p.strip() for p in ids.split(","))):
         lo, _, hi = part.partition("-")
+        if not lo.strip().isdigit() or not (hi or lo).strip().isdigit():
+            raise SystemExit(f"SHARD_IDS is a list of shards and ranges like 0-3,5 (not {part!r}).")
         chosen += list(range(int(lo), int(hi or lo) + 1))
     if any(not 0 <= i < total for i in chosen):
         raise SystemExit(f"SHARD_IDS must be between 0 and {total - 1}.")
     return total, (sorted(set(chosen)) or None)
+
+
+def ai_delay_setting(text: str) -> float:
+    """AI_DELAY_SECONDS: the pause before an AI seat plays (default 2)."""
+    try:
+        value = float(text) if text.strip() else 2.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 86400:
+        raise SystemExit(f"AI_DELAY_SECONDS must be a number of seconds (it is {text!r}).")
+    return value
+
+
+def ai_workers_setting(text: str) -> int | None:
+    """AI_WORKERS: processes that think for AI seats (0: a thread of the bot's process); empty
+    for the default, one core left to the bot (at most 2)."""
+    return _whole("AI_WORKERS", text, 0) if text.strip() else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -242,7 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bot = create_bot(
         db,
         test_guild=int(guild) if guild.isdigit() else None,
-        ai_delay=float(os.environ.get("AI_DELAY_SECONDS", "2") or 2),
+        ai_delay=ai_delay_setting(os.environ.get("AI_DELAY_SECONDS", "")),
+        ai_workers=ai_workers_setting(os.environ.get("AI_WORKERS", "")),
         shard_count=count,
         shard_ids=ids,
     )

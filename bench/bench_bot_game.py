@@ -9,7 +9,7 @@ the components the bot posted (a "Show my choices" button, a group button, a pag
 select or a choice button: every interaction is a click). Printed per game:
 
 - messages the bot posted, message edits, other REST calls, all REST calls;
-- image bytes uploaded (every file attached to a message or an edit);
+- images uploaded and their bytes (every file attached to a message or an edit);
 - decisions and clicks per turn (a turn is one player's Workshop or Actions turn);
 - click latency: wall time from a click until the bot has finished reacting (median, p95).
 
@@ -54,6 +54,7 @@ class Counter:
             else:
                 self.other += 1
             for f in kwargs.get("files") or ():
+                self.images += 1
                 fp = f.fp
                 pos = fp.tell()
                 self.image_bytes += fp.seek(0, 2)
@@ -64,7 +65,7 @@ class Counter:
 
     def reset(self) -> None:
         self.posts = self.edits = self.other = 0
-        self.image_bytes = 0
+        self.images = self.image_bytes = 0
 
     @property
     def calls(self) -> int:
@@ -99,9 +100,9 @@ async def main(args: argparse.Namespace) -> None:
     print(f"Whole {args.players}-player games through the bot, greedy choices, clicked:\n")
     print(
         "| game | turns | decisions/turn | clicks/turn | messages | edits | other REST | "
-        "REST calls | image KB | click median ms | click p95 ms |"
+        "REST calls | images uploaded | image KB | click median ms | click p95 ms |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     try:
         async with simcord.run(bot, settle_timeout=60) as env:
             counter = Counter()
@@ -117,7 +118,8 @@ async def main(args: argparse.Namespace) -> None:
                 print(
                     f"| {g + 1} | {turns} | {figures['decisions'] / turns:.2f} | "
                     f"{player.clicks / turns:.2f} | {counter.posts} | {counter.edits} | "
-                    f"{counter.other} | {counter.calls} | {counter.image_bytes / 1024:.0f} | "
+                    f"{counter.other} | {counter.calls} | {counter.images} | "
+                    f"{counter.image_bytes / 1024:.0f} | "
                     f"{statistics.median(ms):.0f} | {pct(ms, 0.95):.0f} |"
                 )
     finally:

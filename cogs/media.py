@@ -9,8 +9,6 @@ viewer can appear in the picture.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,9 +32,8 @@ def mill_png(state: GameState, seat: int, viewer: int | None = None) -> bytes:
 
 
 def focus_png(state: GameState, viewer: int | None = None) -> bytes:
-    """The picture of what the current decision is about (the board until render has one)."""
-    fn = getattr(render, "focus_png", None)
-    return fn(state, viewer=viewer) if fn is not None else render.board_png(state, viewer=viewer)
+    """The picture of what the current decision is about."""
+    return render.focus_png(state, viewer=viewer)
 
 
 def scorepad_png(state: GameState) -> bytes:
@@ -48,15 +45,7 @@ IMAGE_NAMES = ("board", "mill", "focus", "scorepad")
 
 def image_key(name: str, state: GameState, *args: Any) -> str:
     """Digest of what image ``name`` shows (``args``: its seat/viewer arguments)."""
-    fn = getattr(render, "image_key", None)
-    if fn is not None:
-        return str(fn(name, state, *args))
-    viewer = args[-1] if args else None
-    view = state.view(viewer)
-    for volatile in ("log", "history", "undo_floor"):
-        view.pop(volatile, None)
-    text = json.dumps([name, list(args), view], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    return str(render.image_key(name, state, *args))
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,7 +86,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from engine.vocabulary import AREA_COLOURS, SCIENCES
 
@@ -722,3 +722,47 @@ def parse(kind: str, choice_id: str) -> ChoiceValue:
             return cls(*cls.decode(choice_id))
     shapes = ", ".join(cls.PATTERN for cls in forms)
     raise BadChoiceId(f"{choice_id!r} is not a choice id of a {kind!r} decision (forms: {shapes})")
+
+
+# ---------------------------------------------------------------------------------------------
+# The board places a choice names (for pictures that mark them)
+# ---------------------------------------------------------------------------------------------
+
+
+class Location(NamedTuple):
+    """A disc location (a {name:loc} field; the strings engine/state.py describes), read."""
+
+    kind: str
+    """"uni" a University, "room" a Meeting room, "lec" a Lecture space, "obj" an Objective."""
+    city: str | None = None
+    """The University's city."""
+    index: int | None = None
+    """The Meeting room, the Institution (of a Lecture space) or the Objective's action area."""
+    level: int | None = None
+    """The Lecture space's level."""
+
+    @classmethod
+    def parse(cls, text: str) -> Location:
+        """ "uni:leeds" -> Location("uni", city="leeds"); "lec:2:4" -> Location("lec", None, 2, 4)."""
+        if re.fullmatch(_FIELD_TYPES["loc"][0], text) is None:
+            raise BadChoiceId(f"{text!r} is not a disc location")
+        kind, *rest = text.split(":")
+        if kind == "uni":
+            return cls(kind, city=rest[0])
+        if kind == "lec":
+            return cls(kind, index=int(rest[0]), level=int(rest[1]))
+        return cls(kind, index=int(rest[0]))
+
+
+def places(value: ChoiceValue) -> tuple[Location, ...]:
+    """The main-board places a choice names: its University, Meeting room or Lecture space
+    (none for a choice about something else)."""
+    if isinstance(value, (GoTo, University, RelocateFrom, RelocateTo)):
+        return (Location("uni", city=value.city),)
+    if isinstance(value, (AttendRoom, MeetingRoom)):
+        return (Location("room", index=value.room),)
+    if isinstance(value, (LectureSpace, LowerSpace)):
+        return (Location("lec", index=value.institution, level=value.level),)
+    if isinstance(value, (MoveDiscHere, StackDisc, MoveDiscFrom, MoveDiscTo)):
+        return (Location.parse(value.location),)
+    return ()

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine import choices
 from engine.edition import Edition
 from engine.state import GameState
 from render._draw import (
@@ -143,22 +144,24 @@ class Focus:
     decision: Pending | None
 
 
-def _where(choice_id: str) -> str | None:
-    """The main-board area a disc choice id points at: "map", "meetings", "lectures" or None."""
-    for part in choice_id.split(":"):
-        if part == "uni":
-            return "map"
-        if part == "room":
-            return "meetings"
-        if part == "lec":
-            return "lectures"
-    return None
+def options(dec: Pending) -> list[tuple[str, choices.ChoiceValue]]:
+    """The decision's choice ids with their typed values (engine.choices), in the engine's order."""
+    return [(i, choices.read(dec.kind, i)) for i, _ in dec.choices or []]
+
+
+_BOARD_OF_PLACE = {"uni": "map", "room": "meetings", "lec": "lectures"}
+
+
+def _where(kind: str, choice_id: str) -> str | None:
+    """The main-board area a disc choice points at: "map", "meetings", "lectures" or None."""
+    where = {_BOARD_OF_PLACE.get(p.kind) for p in choices.places(choices.read(kind, choice_id))}
+    return where.pop() if len(where) == 1 else None
 
 
 def _disc_focus(dec: Pending) -> str:
     if not dec.choices:
         return "choices"
-    areas = {_where(i) for i, _ in dec.choices if i != "skip"}
+    areas = {_where(dec.kind, i) for i, _ in dec.choices if i != "skip"}
     return areas.pop() if len(areas) == 1 and None not in areas else "choices"
 
 
@@ -359,8 +362,8 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
 def focus_cities(ed: Edition, dec: Pending) -> list[str]:
     """The cities the options of a decision name (for the map)."""
     out: list[str] = []
-    for choice_id, _ in dec.choices or []:
-        for part in choice_id.split(":"):
-            if part in ed.city and part not in out:
-                out.append(part)
+    for _, value in options(dec):
+        for place in choices.places(value):
+            if place.city in ed.city and place.city not in out:
+                out.append(place.city)
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine import choices as C
 from engine import vocabulary as V
 from engine.common import lecture_cost
 from engine.edition import Edition
@@ -43,6 +44,7 @@ from render.focus import (
     header,
     lines_needed,
     mark,
+    options,
     resources_text,
 )
 from render.mill_compact import MillMarks, draw_mill_compact
@@ -104,23 +106,23 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     cv = focus_canvas(548)
     seat = dec.player
     header(cv, st, seat, title, f"Round {st.round}")
-    ids = _ids(dec)
-    # where each Workshop die may move (turn): space -> die -> destinations
+    # where each Workshop die may move (turn): space -> die -> destinations, and its choices
     moves: dict[int, dict[str, list[int]]] = {}
-    for i in ids:
-        parts = i.split(":")
-        if parts[0] == "ws" and dec.kind == "turn" and len(parts) == 4:
-            s, die, n = int(parts[1]), parts[2], int(parts[3])
-            moves.setdefault(s, {}).setdefault(die, []).append((s + n) % 6 + 1)
-    target = st.ctx.get("to") if dec.kind == "ws_push" else None
-    pushable = {int(i.split(":")[1]) for i in ids if i.startswith("push:")}
+    move_ids: dict[tuple[int, str], list[str]] = {}
+    # the dice of the landing space that may be pushed out (ws_push): index -> choices
+    pushes: dict[int, list[str]] = {}
     # Coal adjusts and swaps name a Workshop die by space and position
     by_die: dict[tuple[int, int], list[str]] = {}
-    if dec.kind in ("ws_adjust", "swap_with", "adjust_die"):
-        for i in ids:
-            parts = i.split(":")
-            if parts[0] in ("adj", "ws") and len(parts) >= 3 and parts[1].isdigit():
-                by_die.setdefault((int(parts[1]), int(parts[2])), []).append(i)
+    for i, value in options(dec):
+        if isinstance(value, C.WorkshopMove):
+            lands = (value.space + value.moves) % 6 + 1
+            moves.setdefault(value.space, {}).setdefault(value.die, []).append(lands)
+            move_ids.setdefault((value.space, value.die), []).append(i)
+        elif isinstance(value, C.PushOut):
+            pushes.setdefault(value.index, []).append(i)
+        elif isinstance(value, (C.CoalAdjust, C.WorkshopDie, C.AdjustWorkshopDie)):
+            by_die.setdefault((value.space, value.index), []).append(i)
+    target = st.ctx.get("to") if dec.kind == "ws_push" else None
     for s, dice in enumerate(st.workshop):
         box = _space_box(s)
         x0, y0, x1, y1 = box
@@ -142,15 +144,13 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             tag = ""
             if s in moves and die in moves[s]:
                 tag = "\u2192" + ",".join(str(d) for d in moves[s][die])
-                for choice_id in ids:
-                    if choice_id.startswith(f"ws:{s}:{die}:"):
-                        mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
+                for choice_id in move_ids.get((s, die), ()):
+                    mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
             elif hot and j == len(dice) - 1:
                 tag = "moving"
-            elif hot and j in pushable:
-                for choice_id in ids:
-                    if choice_id.split(":")[:2] == ["push", str(j)]:
-                        mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
+            elif hot and j in pushes:
+                for choice_id in pushes[j]:
+                    mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
             for choice_id in by_die.get((s, j), ()):
                 mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
             if tag:
@@ -202,9 +202,14 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         align="left",
         wrap=False,
     )
-    ids = set(_ids(dec))
     # the engine offers each distinct die once: a second die of the same face is as usable
-    usable = {p.store[int(i.split(":")[1])] for i in ids if i.startswith("act:")}
+    actions: dict[str | None, list[str]] = {}  # a die's face -> its Actions turn choices
+    adjusts: dict[str, list[str]] = {}  # "s<i>" -> the Coal adjusts of that Store die
+    for i, value in options(dec):
+        if isinstance(value, C.StoreAction):
+            actions.setdefault(p.store[value.slot], []).append(i)
+        elif isinstance(value, C.AdjustOwnDie):
+            adjusts.setdefault(value.die, []).append(i)
     s = 50
     slot_w = 96
     for i, die in enumerate(p.store):
@@ -215,15 +220,9 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
             continue
         area = None if die[0] == "K" else COLOUR_AREA.get(die[0])
         label = STORE_TAG.get(area, "") if area else "any Action"
-        ok = die in usable if dec.kind == "turn" else None
-        for choice_id in ids:  # the Coal adjust of a die in the Store (adjust_die)
-            if choice_id.startswith(f"own:s{i}:"):
-                mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
-        if ok:
-            for choice_id in ids:
-                parts = choice_id.split(":")
-                if parts[0] == "act" and p.store[int(parts[1])] == die:
-                    mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
+        ok = die in actions if dec.kind == "turn" else None
+        for choice_id in adjusts.get(f"s{i}", []) + (actions.get(die, []) if ok else []):
+            mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
         colour = INK if ok is None else GOOD if ok else BAD
         cv.text(
             (sx - 2, y0 + 88, sx + slot_w - 6, y0 + 110),
@@ -314,11 +313,11 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     seat = dec.player
     p = st.players[seat]
     colours = _colours(st)
-    options = focus_cities(ed, dec)
+    cities = focus_cities(ed, dec)
     pawns: dict[str, list[int]] = {}
     for s, q in enumerate(st.players):
         pawns.setdefault(q.city, []).append(s)
-    shown = [p.city, *[c for c in options if c != p.city]]
+    shown = [p.city, *[c for c in cities if c != p.city]]
     # the part of the map that matters, at the largest scale that fits
     pts = [ed.city[c]["xy"] for c in shown if c in ed.city]
     xs = [x * DX for x, _ in pts]
@@ -334,7 +333,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         mid = (lo_y + hi_y) / 2
         lo_y, hi_y = mid - min_h / 2, mid + min_h / 2
     # many destinations far apart: give the crowded middle of the map more room
-    max_h = MAP_CROWDED_H if len(options) > 12 else MAP_MAX_H
+    max_h = MAP_CROWDED_H if len(cities) > 12 else MAP_MAX_H
     k = min((W - 16) / (hi_x - lo_x), max_h / (hi_y - lo_y), 2.2)
     mw = W - 16
     mh = int((hi_y - lo_y) * k)
@@ -380,7 +379,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         x, y = pos(city)
         if not inside((x, y), -node_r):
             continue
-        hot = city in options
+        hot = city in cities
         if info["kind"] == "university":
             fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
             cv.d.rounded_rectangle(
@@ -407,7 +406,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         x, y = pos(city)
         if not inside((x, y), -node_r):
             continue
-        ids = [i for i, _ in dec.choices or [] if city in i.split(":")]
+        ids = [i for i, v in options(dec) if city in (place.city for place in C.places(v))]
         _city_label(cv, st, dec, city, (x, y), pawns.get(city, []), colours, placed, bounds, ids)
     # the other cities, for orientation, where their names fit without covering anything
     for city in ed.city:
@@ -631,14 +630,17 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     ed = st.edition
     seat = dec.player
     colours = _colours(st)
-    ids = _ids(dec)
     room_opts: dict[int, list[str]] = {}
-    for i in ids:
-        parts = i.split(":")
-        if "room" in parts and parts.index("room") + 1 < len(parts):
-            room_opts.setdefault(int(parts[parts.index("room") + 1]), []).append(i)
-    card_opts = {int(i.split(":")[1]): i for i in ids if i.startswith(("card:", "use:"))}
-    mult_opts = {int(i.split(":")[1]): i for i in ids if i.startswith("mul:")}
+    card_opts: dict[int, str] = {}  # a Partner display slot -> its choice
+    mult_opts: dict[int, str] = {}  # a Multiplier slot -> its choice
+    for i, value in options(dec):
+        for place in C.places(value):
+            if place.kind == "room" and place.index is not None:
+                room_opts.setdefault(place.index, []).append(i)
+        if isinstance(value, (C.DisplayCard, C.UseDisplayCard)):
+            card_opts[value.slot] = i
+        elif isinstance(value, C.MultiplierSlot):
+            mult_opts[value.slot] = i
     card_h = _partner_card_height(ed, list(st.partner_display), COL_W)
     room_h = 178
     height = HEAD + 8 + room_h + 10 + 24 + card_h + 10 + 24 + 48 + 8
@@ -741,15 +743,13 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     ed = st.edition
     seat = dec.player
     colours = _colours(st)
-    options: dict[str, str] = {}
-    for i in _ids(dec):
-        parts = i.split(":")
-        if "lec" in parts or parts[0] == "low":
-            j = parts.index("lec") if "lec" in parts else 0
-            if parts[j + 1 :] == ["as"]:
-                options["as"] = i
-            elif len(parts) >= j + 3:
-                options[f"{parts[j + 1]}:{parts[j + 2]}"] = i
+    spaces: dict[str, str] = {}  # "<institution>:<level>" (or "as") -> its choice
+    for i, value in options(dec):
+        if isinstance(value, C.AnalyticalSociety):
+            spaces["as"] = i
+        for place in C.places(value):
+            if place.kind == "lec":
+                spaces[f"{place.index}:{place.level}"] = i
     n = max(1, len(ed.institutions))
     lw = 92
     cw = (W - 16 - lw) // n
@@ -820,15 +820,15 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             for j, s in enumerate(seats[:3]):
                 _disc(cv, cx + cw - 18, y + 17 + j * 28, s, colours)
             key = f"{i}:{lvl}"
-            if key in options:
-                mark(cv, box, options[key], radius=4)
+            if key in spaces:
+                mark(cv, box, spaces[key], radius=4)
         y += rh + 4
     y += 2
     box = (x0, y, W - 8, y + as_h)
     cv.d.rectangle(box, fill=PANEL_ALT)
     cv.text((x0 + 6, y + 3, W - 14, y + as_h - 3), as_text, 16, align="left", min_size=MIN_PX)
-    if "as" in options:
-        mark(cv, box, options["as"], radius=4)
+    if "as" in spaces:
+        mark(cv, box, spaces["as"], radius=4)
     return cv
 
 
@@ -839,9 +839,13 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
     ed = st.edition
     seat = dec.player
     p = st.players[seat]
-    ids = _ids(dec)
-    prog_opts = {int(i.split(":")[1]): i for i in ids if i.startswith("prog:")}
-    asg_opts = {int(i.split(":")[1]): i for i in ids if i.startswith("as:")}
+    prog_opts: dict[int, str] = {}  # a Program display slot -> its choice
+    asg_opts: dict[int, str] = {}  # an Assignment display slot -> its choice
+    for i, value in options(dec):
+        if isinstance(value, C.ProgramTile):
+            prog_opts[value.slot] = i
+        elif isinstance(value, C.AssignmentCard):
+            asg_opts[value.slot] = i
     n = max(1, len(st.program_display))
     tw = (W - 16 - (n - 1) * 8) // n
     prog_h = (
@@ -1008,8 +1012,8 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         cv.text(
             (x + 9, y0 + 32, x + w - 9, y0 + 58), label, 16, bold=True, wrap=False, min_size=MIN_PX
         )
-        if item_id in ids:
-            mark(cv, b, item_id)
+        if C.StudyItem.encode(item_id) in ids:
+            mark(cv, b, C.StudyItem.encode(item_id))
         x += w + 14
     cv.text((x0 + 8, y0 + 62, x0 + 250, y0 + 86), "Your Assignments:", 16, align="left", wrap=False)
     ax = x0 + 170
@@ -1022,8 +1026,9 @@ def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
         item = cv.text(
             (ax + 30, y0 + 62, x1 - 8, y0 + 86), label, 16, bold=True, align="left", wrap=False
         )
-        if f"col:{c}" in ids:
-            mark(cv, (ax, y0 + 62, item.bbox[2], y0 + 86), f"col:{c}", radius=4, width=3)
+        column = C.AssignmentColumn.encode(c)
+        if column in ids:
+            mark(cv, (ax, y0 + 62, item.bbox[2], y0 + 86), column, radius=4, width=3)
         ax = item.bbox[2] + 22
 
 
@@ -1071,7 +1076,8 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             min_size=MIN_PX,
         )
         mine = p.research.get(colour, 0)
-        option = f"rs:{colour}" in ids
+        advance = C.ResearchTrack.encode(colour)
+        option = advance in ids
         for lvl in range(top + 1):
             cx = x0 + lw + lvl * cw
             fill = WHITE
@@ -1103,13 +1109,13 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             for j, s in enumerate(here):
                 _disc(cv, cx + 15 + (j % 2) * 28, y + 38 + (j // 2) * 26, s, colours, r=12)
             if option and lvl == mine + 1:
-                mark(cv, box, f"rs:{colour}", radius=4)
+                mark(cv, box, advance, radius=4)
         y += cell_h + 4
         box = (x0, y, W - 8, y + text_h[t])
         cv.text((x0 + 4, y, W - 12, y + text_h[t]), texts[t], 16, align="left", min_size=MIN_PX)
-        for prefix in ("bt:", "at:"):
-            if f"{prefix}{colour}" in ids:
-                mark(cv, box, f"{prefix}{colour}", radius=4)
+        for form in (C.Breakthrough, C.AssignmentToken):
+            if form.encode(colour) in ids:
+                mark(cv, box, form.encode(colour), radius=4)
         y += text_h[t] + 10
     return cv
 
@@ -1121,21 +1127,19 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
     ed = st.edition
     seat = dec.player
     p = st.players[seat]
-    ids = _ids(dec)
     active = None
     slot = st.ctx.get("slot")
     if dec.kind == "partner_play" and isinstance(slot, int) and 0 <= slot < len(p.store):
         active = p.store[slot]
     if dec.choices is None or viewer != seat and dec.kind != "draft":
         return _hand_public(st, dec, title, active)
+    option_of: dict[str, str] = {}  # a card -> its choice ("" for skip)
+    for i, value in options(dec):
+        option_of.setdefault(getattr(value, "card", ""), i)
     if dec.kind == "draft":
-        cards = [i.split(":", 1)[1] for i in ids if ":" in i]
+        cards = [card for card in option_of if card]
     else:
         cards = list(p.hand) + (list(p.discard) if dec.kind == "keep_eight" else [])
-    option_of: dict[str, str] = {}
-    for i in ids:
-        card = i.split(":", 1)[1] if ":" in i else ""
-        option_of.setdefault(card, i)
     per_row = 4
     card_w = COL_W
     card_h = _partner_card_height(ed, list(cards), card_w)
@@ -1220,18 +1224,17 @@ def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> C
     def add(table: dict[Any, tuple[str, ...]], key: Any, choice_id: str) -> None:
         table[key] = table.get(key, ()) + (choice_id,)
 
-    for i in _ids(dec):
-        parts = i.split(":")
-        if parts[0] == "mill" and parts[1].isdigit():
-            add(cells, int(parts[1]), i)
-        elif parts[0] in ("at", "up") and parts[1].isdigit():
-            add(gears, int(parts[1]), i)
-        elif parts[0] == "line" and parts[1].isdigit():
-            add(lines, int(parts[1]), i)
-        elif parts[0] in ("pip", "own") and len(parts) > 1 and parts[1][:1] in ("s", "m"):
-            add(dice, parts[1], i)
-        elif parts[0] == "build" and len(parts) > 1:
-            add(builds, parts[1], i)
+    for i, value in options(dec):
+        if isinstance(value, C.MillSlot):
+            add(cells, value.slot, i)
+        elif isinstance(value, (C.GearSpace, C.UpgradeGear)):
+            add(gears, value.space, i)
+        elif isinstance(value, C.ProgramLine):
+            add(lines, value.line, i)
+        elif isinstance(value, (C.ChangePip, C.SwapOwnDie, C.AdjustOwnDie)):
+            add(dice, value.die, i)
+        elif isinstance(value, C.BuildGear):
+            add(builds, value.gear, i)
     die = st.ctx.get("die") if dec.kind == "mill_place" else None
     marks = MillMarks(
         cells=cells,
@@ -1240,7 +1243,7 @@ def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> C
         dice=dice,
         builds=builds,
         steam=dec.kind == "steam",
-        next_steam="publish" in _ids(dec) and st.ctx.get("area") == "workshop",
+        next_steam=C.Publish.ID in _ids(dec) and st.ctx.get("area") == "workshop",
         active=die if isinstance(die, str) else None,
     )
     return draw_mill_compact(state, dec.player, viewer, marks)

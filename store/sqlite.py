@@ -400,14 +400,24 @@ class SQLiteDatabase:
         if self._closing:
             return
         self._closing = True
-        if self._writer_task is not None:
-            with contextlib.suppress(Exception):
+        try:
+            if self._writer_task is not None:
                 await asyncio.shield(self._writer_task)
-        for _ in range(len(self._connections) - 1):  # every reader back from its read
-            await self._readers.get()
-        for conn in self._connections:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        except asyncio.CancelledError:
+            # a shutdown may have cancelled the writer task itself: the connections must be
+            # closed all the same (an open one keeps a thread that holds the process alive)
+            if not self._writer_task or not self._writer_task.cancelled():
+                raise
+        except Exception:  # pragma: no cover - the writer answers its jobs' errors itself
+            log.exception("the store's writer task failed")
+        finally:
+            while self._jobs:
+                self._jobs.popleft().fail(StoreError("The game store is closed."))
+            for _ in range(len(self._connections) - 1):  # every reader back from its read
+                await self._readers.get()
+            for conn in self._connections:
+                with contextlib.suppress(Exception):
+                    await conn.close()
 
 
 async def _roll_back_to(conn: aiosqlite.Connection, savepoint: str) -> bool:

@@ -12,6 +12,7 @@ from hypothesis import strategies as hs
 
 from engine import GameSetup, choices, new_game
 from engine.choices import DECISION_FORMS, BadChoiceId, ChoiceValue, parse
+from engine.edition import FIRST_EDITION, edition
 from engine.rules import CHOICES, decision, run
 from engine.state import GameState
 from engine.vocabulary import AREA_COLOURS, SCIENCES
@@ -288,3 +289,53 @@ class TestTypedValues:
         assert parse("assignment_token", "at:P") == choices.AssignmentToken(colour="P")
         assert parse("swap_with", "ws:1:2") == choices.WorkshopDie(space=1, index=2)
         assert parse("adjust_die", "ws:1:2:+") == choices.AdjustWorkshopDie(1, 2, 1)
+
+
+class TestPlaces:
+    """The board places a choice names, for the pictures that mark them (render/focus_areas.py);
+    disc locations as engine/state.py describes them."""
+
+    def test_a_disc_location_reads_into_its_parts(self):
+        assert choices.Location.parse("uni:leeds") == choices.Location("uni", city="leeds")
+        assert choices.Location.parse("room:2") == choices.Location("room", index=2)
+        assert choices.Location.parse("lec:1:4") == choices.Location("lec", index=1, level=4)
+        assert choices.Location.parse("obj:3") == choices.Location("obj", index=3)
+
+    @pytest.mark.parametrize("text", ["uni:", "room:x", "lec:1", "obj:4", "mv:uni:leeds", ""])
+    def test_a_malformed_location_is_refused(self, text):
+        with pytest.raises(BadChoiceId):
+            choices.Location.parse(text)
+
+    def test_the_places_of_each_kind_of_choice(self):
+        def places(kind, choice_id):
+            return choices.places(parse(kind, choice_id))
+
+        uni = (choices.Location("uni", city="bath"),)
+        assert places("travel_move", "go:bath") == uni
+        assert places("university_disc", "uni:bath") == uni
+        assert places("relocate_to", "to:bath") == uni
+        assert places("place_disc", "mv:uni:bath") == uni
+        assert places("meet_room", "room:1:money") == (choices.Location("room", index=1),)
+        assert places("move_disc_to", "to:room:1") == (choices.Location("room", index=1),)
+        lec = (choices.Location("lec", index=0, level=5),)
+        assert places("lecture", "lec:0:5") == lec
+        assert places("lower_space", "low:0:5") == lec
+        assert places("stack_disc", "stack:lec:0:5") == lec
+        assert places("lower_space", "low:as") == ()
+        assert places("turn", "ws:3:Y5:1") == ()
+
+    def test_every_place_a_legal_choice_names_is_on_the_board(self, met):
+        ed = edition(FIRST_EDITION)
+        named = 0
+        for kind, ids in met:
+            for choice_id in ids:
+                for place in choices.places(parse(kind, choice_id)):
+                    named += 1
+                    if place.kind == "uni":
+                        assert place.city in ed.city
+                    elif place.kind == "room":
+                        assert 0 <= place.index < 4
+                    elif place.kind == "lec":
+                        assert 0 <= place.index < len(ed.institutions)
+                        assert place.level in ed.lecture_levels
+        assert named > 50

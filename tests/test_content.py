@@ -406,7 +406,11 @@ class TestSetup:
 
     def test_resource_counts(self):
         # content-facts.md: Books 12, Coal 36, Brass 36
-        assert (ED.components["books"], ED.components["coal"], ED.components["brass"]) == (12, 36, 36)
+        assert (ED.components["books"], ED.components["coal"], ED.components["brass"]) == (
+            12,
+            36,
+            36,
+        )
         assert ED.components["research_tokens_per_player"] == 4
 
     def test_travel_token_starts_in_london(self):
@@ -658,7 +662,10 @@ class TestInstitutions:
         # content-facts.md: some space below level 6 = £1 and 2 different Study items
         wanted = [{"op": "gain", "money": 1}, {"op": "study_item", "n": 2, "different": True}]
         places = [
-            lvl for i in ED.institutions for lvl, sp in i["spaces"].items() if sp["effect"] == wanted
+            lvl
+            for i in ED.institutions
+            for lvl, sp in i["spaces"].items()
+            if sp["effect"] == wanted
         ]
         assert len(places) == 1 and places[0] < 6
 

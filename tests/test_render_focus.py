@@ -161,13 +161,14 @@ class TestFocusChoice:
     def test_disc_decisions_go_where_their_options_are(self) -> None:
         from render.focus import _disc_focus
 
-        def dec(*ids: str) -> Pending:
-            return Pending(0, "move_disc_to", "", tuple((i, i) for i in ids))
+        def dec(kind: str, *ids: str) -> Pending:
+            return Pending(0, kind, "", tuple((i, i) for i in ids))
 
-        assert _disc_focus(dec("to:uni:leeds", "to:uni:york")) == "map"
-        assert _disc_focus(dec("skip", "stack:room:1", "stack:room:3")) == "meetings"
-        assert _disc_focus(dec("mv:lec:1:4")) == "lectures"
-        assert _disc_focus(dec("to:uni:leeds", "to:room:2")) == "choices"
+        assert _disc_focus(dec("move_disc_to", "to:uni:leeds", "to:uni:york")) == "map"
+        assert _disc_focus(dec("move_disc", "skip", "from:room:1", "from:room:3")) == "meetings"
+        assert _disc_focus(dec("stack_disc", "stack:room:1", "stack:room:3")) == "meetings"
+        assert _disc_focus(dec("place_disc", "skip", "mv:lec:1:4")) == "lectures"
+        assert _disc_focus(dec("move_disc_to", "to:uni:leeds", "to:room:2")) == "choices"
 
 
 # -- legible at 550 px -----------------------------------------------------------------------

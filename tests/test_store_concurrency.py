@@ -351,3 +351,30 @@ class TestWriteJobs:
                 assert [m.message_id for m in await store.messages(gid)] == [gid]
         if backend == "sqlite":  # queued together: one commit for the three that succeed
             assert store._db.commits - commits == 1
+
+
+class TestCloseAfterCancel:
+    async def test_close_finishes_when_the_writer_task_was_cancelled(self, tmp_path):
+        """Shutting down cancels whatever tasks are left (asyncio.run on Ctrl+C, a test
+        harness): the SQLite writer task among them. Closing the store afterwards must still
+        answer the waiting moves and close every connection; an open aiosqlite connection keeps
+        a thread that holds the process alive after the event loop has stopped."""
+        store = await Store.open(tmp_path / "games.db")
+        gid, state = await started_game(store)
+        seat, choice = pick(state, random.Random(3))
+        move = asyncio.create_task(store.apply_choice(gid, 0, seat, choice))
+        await asyncio.sleep(0)  # the move is queued and the writer task started
+        writer = store._db._writer_task
+        assert writer is not None
+        writer.cancel()
+        await asyncio.wait_for(store.close(), timeout=10)
+        result = (await asyncio.gather(move, return_exceptions=True))[0]
+        assert isinstance(result, BaseException) or result is not None  # answered, not hanging
+        assert all(not conn._running for conn in store._db._connections)
+        # nothing half-written: the game reopens at a whole number of moves
+        again = await Store.open(tmp_path / "games.db")
+        try:
+            _, seq = await again.load_state(gid)
+            assert seq in (0, 1)
+        finally:
+            await again.close()
