@@ -1,6 +1,6 @@
 """Regenerate the README's pictures of the board, a Mill and the scorepad from a seeded game.
 
-    .venv/bin/python scripts/readme_images.py
+.venv/bin/python scripts/readme_images.py
 """
 
 from __future__ import annotations
