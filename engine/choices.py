@@ -192,16 +192,23 @@ def _compile(cls: type[ChoiceValue]) -> type[ChoiceValue]:
     else:
         unpack = ", ".join(f"t{i}" for i in range(len(found))) + ", = parts"
     split = f"text[{len(prefix)}:].split(':', {len(found) - 1})" if found else "()"
+    # decode keeps what it read (the fields are immutable; a game meets few distinct ids)
     source = f"""
 def encode({", ".join(names)}):
     return f"{"".join(printed)}"
 
 def decode(text):
+    fields = known.get(text)
+    if fields is not None:
+        return fields
     parts = {split}
     {unpack if found else "pass"}
-    return ({", ".join(reads)}{"," if len(found) == 1 else ""})
+    fields = ({", ".join(reads)}{"," if len(found) == 1 else ""})
+    if len(known) < 10_000:
+        known[text] = fields
+    return fields
 """
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"known": {}}
     exec(source, namespace)  # the code comes from PATTERN only
     cls._regex = re.compile(regex)
     cls.decode = staticmethod(namespace["decode"])  # type: ignore[method-assign]
@@ -678,18 +685,31 @@ def _readers(forms: tuple[type[ChoiceValue], ...]) -> tuple[dict[str, Any], list
 _READERS = {kind: _readers(forms) for kind, forms in DECISION_FORMS.items()}
 
 
+# (kind, id) -> value, for `read`: values are frozen, and a game meets few distinct ids
+_READ: dict[tuple[str, str], ChoiceValue] = {}
+
+
 def read(kind: str, choice_id: str) -> ChoiceValue:
     """The typed value of a choice id the engine made itself (a legal choice of a decision of
     `kind`): fast, by the form's literal prefix, without checking the whole form. For any other
     text use `parse`, which checks."""
+    value = _READ.get((kind, choice_id))
+    if value is not None:
+        return value
     whole, by_prefix = _READERS[kind]
     form = whole.get(choice_id)
     if form is not None:
-        return form()
-    for prefix, form in by_prefix:
-        if choice_id.startswith(prefix):
-            return form(*form.decode(choice_id))
-    raise BadChoiceId(f"{choice_id!r} is not a choice id of a {kind!r} decision")
+        value = form()
+    else:
+        for prefix, form in by_prefix:
+            if choice_id.startswith(prefix):
+                value = form(*form.decode(choice_id))
+                break
+        else:
+            raise BadChoiceId(f"{choice_id!r} is not a choice id of a {kind!r} decision")
+    if len(_READ) < 100_000:  # bounded: ids outside the engine's own could be anything
+        _READ[kind, choice_id] = value
+    return value
 
 
 def parse(kind: str, choice_id: str) -> ChoiceValue:

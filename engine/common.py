@@ -53,7 +53,7 @@ def _reveal(st: GameState) -> None:
 
 def _say(st: GameState, sentence: Sentence, **fields: object) -> None:
     """Log a line of the player in turn: one of the log's sentences (engine.sentences)."""
-    st.log.append(f"{st.me.name}: {sentence.say(**fields)}")
+    st.log.append(f"{st.players[st.current].name}: {sentence.say(**fields)}")  # (st.me: a call)
 
 
 def _draw_die(st: GameState) -> str:
@@ -96,7 +96,10 @@ def _slide_and_refill(st: GameState, name: str, remove_rightmost: bool = False) 
 
 
 def _can_pay(p: PlayerState, cost: dict[str, int]) -> bool:
-    return all(getattr(p, k) >= v for k, v in cost.items())
+    for k, v in cost.items():
+        if getattr(p, k) < v:
+            return False
+    return True
 
 
 def _pay(p: PlayerState, cost: dict[str, int]) -> None:
@@ -144,10 +147,15 @@ def partner_name(st: GameState, card: str) -> str:
 
 
 def _open_gear_spaces(p: PlayerState) -> list[int]:
-    built = sum(g is not None for g in p.gears)
-    if 12 - built - p.discs <= 0:
+    if not _may_build(p):
         return []
     return [i for i, g in enumerate(p.gears) if g is None]
+
+
+def _may_build(p: PlayerState) -> bool:
+    """Whether a Gear space is open: empty, and its disc gone (a Gear for each disc taken)."""
+    gears = p.gears
+    return 12 - (len(gears) - gears.count(None)) - p.discs > 0 and None in gears
 
 
 def _gain_innovation(st: GameState, p: PlayerState, n: int) -> None:
@@ -268,16 +276,11 @@ def lecture_cost(st: GameState, seat: int, level: int) -> int:
 
 
 def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
-    """What a Lecture at each level costs the seat (see lecture_cost), all levels at once."""
-    mine = [int(k.split(":")[1]) for k, seats in st.lectures.items() if seat in seats]
-    highest = max(mine, default=1)
-    costs = st.edition.lecture_costs
-    out = {}
-    for level, cost in costs.items():
-        if highest < level:
-            cost = sum(costs[k] for k in range(max(highest + 1, 2), level + 1))
-        out[level] = cost
-    return out
+    """What a Lecture at each level costs the seat (see lecture_cost), all levels at once: the
+    edition's table for the seat's highest Lecture disc (read it, never change it)."""
+    level = st.edition.lecture_level
+    mine = [level[k] for k, seats in st.lectures.items() if seat in seats]
+    return st.edition.lecture_costs_over[max(mine, default=1)]
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:

@@ -172,8 +172,10 @@ class Edition:
         "meeting_rooms",
         "lecture_levels",
         "lecture_costs",
+        "lecture_costs_over",
         "lecture_majority",
         "lecture_spaces",
+        "lecture_level",
         "analytical_society",
         "institutions",
         # tiles and cards
@@ -181,6 +183,7 @@ class Edition:
         "breakthrough",
         "objectives",
         "objective",
+        "objective_test",
         "programs",
         "program",
         "assignments",
@@ -272,6 +275,17 @@ class Edition:
         lectures = data["lectures"]
         self.lecture_levels = lectures["levels"]
         self.lecture_costs = lectures["costs"]
+        # highest level of a player's Lecture discs (1: none) -> what each level costs them: its
+        # cost plus every lower level's down to that disc (rulebook, Institution Cost Example)
+        self.lecture_costs_over = {
+            highest: {
+                level: cost
+                if highest >= level
+                else sum(self.lecture_costs[k] for k in range(max(highest + 1, 2), level + 1))
+                for level, cost in self.lecture_costs.items()
+            }
+            for highest in (1, *self.lecture_levels)
+        }
         self.lecture_majority = lectures["majority"]
         self.analytical_society = data["analytical_society"]
         self.institutions = data["institutions"]
@@ -280,6 +294,7 @@ class Edition:
             for i in range(len(self.institutions))
             for lvl in sorted(self.lecture_levels)
         ]
+        self.lecture_level = {key: lvl for key, _, lvl in self.lecture_spaces}  # "i:lvl" -> lvl
 
         self.breakthroughs = data["breakthroughs"]
         self.breakthrough = _by_id(self.breakthroughs)
@@ -292,6 +307,12 @@ class Edition:
         self.partners = data["partners"]
         self.partner = _by_id(self.partners)
         self.standard_setup = data["standard_setup"]
+        from engine.objectives import condition_test  # the rules read editions: import late
+
+        # Objective id -> its condition's test (state, seat) -> met?, checked after most steps
+        self.objective_test = {
+            o["id"]: condition_test(o["condition"], self) for o in self.objectives
+        }
         self._ready = True
 
     def __setattr__(self, name: str, value: Any) -> None:

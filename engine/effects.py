@@ -3,6 +3,8 @@ are lists of these steps (see engine.edition and engine.vocabulary)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import (
@@ -97,8 +99,8 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
     if not steps:
         return
     first, rest = steps[0], steps[1:]
-    p = st.me
     if first["op"] == "pay" or (first["op"] == "innovation" and first["n"] < 0):
+        p = st.me
         cost = {k: v for k, v in first.items() if k in RESOURCES}
         if first["op"] == "innovation":
             cost = {"innovation": -first["n"]}
@@ -113,12 +115,17 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
 
 def resolve_gain(st: GameState, step: Step, choice: None) -> None:
     p = st.me
-    for res in RESOURCES:
-        if step.get(res):
-            setattr(p, res, getattr(p, res) + step[res])
-    gained = {k: v for k, v in step.items() if k in RESOURCES and v}
+    gained = tuple((k, v) for k, v in step.items() if v and k in RESOURCES)
+    for res, n in gained:
+        setattr(p, res, getattr(p, res) + n)
     if gained:
-        _say(st, S.GAINS, amount=cost_text(gained))
+        _say(st, S.GAINS, amount=_amount_text(gained))
+
+
+@cache
+def _amount_text(gained: tuple[tuple[str, int], ...]) -> str:
+    """The log's text of an amount gained (made once: gains repeat all game)."""
+    return cost_text(dict(gained))
 
 
 def resolve_pay(st: GameState, step: Step, choice: None) -> None:
@@ -199,14 +206,21 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
     if step.get("track", "any") != "any":
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
+    research, top = st.me.research, st.edition.research_top
     out = [
-        (ResearchTrack.encode(t), f"+1 Research on {TRACK_NAMES[t]} (now {st.me.research[t]})")
+        _research_choice(t, research[t])
         for t in V.COLOURS_MAIN
-        if st.me.research[t] < st.edition.research_top and t not in picked
+        if research[t] < top and t not in picked
     ]
     if _forced_picks(st, step, out):
         return out[:1]
     return out
+
+
+@cache
+def _research_choice(track: str, level: int) -> tuple[str, str]:
+    """The choice of a Research track at its level (made once per track and level)."""
+    return ResearchTrack.encode(track), f"+1 Research on {TRACK_NAMES[track]} (now {level})"
 
 
 def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:

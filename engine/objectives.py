@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
-from engine.common import (
-    discs_at,
-)
-from engine.mill import line_value
+from engine.mill import LINE_DICE, LINE_GEARS
 from engine.state import (
     GameState,
 )
+
+if TYPE_CHECKING:
+    from engine.edition import Edition
 
 # ======================================================================================
 # Objectives
@@ -40,69 +41,122 @@ OBJECTIVE_STEPS = frozenset(
 )
 
 
+ObjectiveTest = Callable[[GameState, int], bool]
+
+
 def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
-    p = st.players[seat]
+    """Whether `seat` meets an Objective condition (the edition's own Objectives have their
+    tests ready in `st.edition.objective_test`)."""
+    return condition_test(cond, st.edition)(st, seat)
+
+
+def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
+    """The test `(state, seat) -> met?` of an Objective condition, with what it needs from the
+    edition looked up once: the Objectives are checked after most steps (rules version 2)."""
     kind = cond["kind"]
     n = cond.get("n", 0)
     if kind == "universities_visited":
-        return all(seat in st.university_discs[c] for c in cond["cities"])
+        cities = list(cond["cities"])
+
+        def universities_visited(st: GameState, seat: int) -> bool:
+            discs = st.university_discs
+            for c in cities:
+                if seat not in discs[c]:
+                    return False
+            return True
+
+        return universities_visited
     if kind == "university_count":
         region = cond.get("region")
-        return (
-            sum(
-                1
-                for c in st.edition.university_cities
-                if seat in st.university_discs[c] and region in (None, st.edition.city[c]["region"])
-            )
-            >= n
-        )
+        cities = [c for c in ed.university_cities if region in (None, ed.city[c]["region"])]
+        return lambda st, seat: len([c for c in cities if seat in st.university_discs[c]]) >= n
     if kind == "assignments_in_column":
-        return len(p.assignments[cond["colour"]]) >= n
+        colour = cond["colour"]
+        return lambda st, seat: len(st.players[seat].assignments[colour]) >= n
     if kind == "assignment_count":
-        return sum(len(v) for v in p.assignments.values()) >= n
+        return lambda st, seat: sum(map(len, st.players[seat].assignments.values())) >= n
     if kind == "mill_main_colours":
-        return set(V.COLOURS_MAIN) <= {d[0] for d in p.mill if d}
+        main = set(V.COLOURS_MAIN)
+        return lambda st, seat: main <= {d[0] for d in st.players[seat].mill if d}
     if kind == "multipliers_built":
-        return sum(1 for g in p.gears if g and g not in ("add", "sub")) >= n
+
+        def multipliers_built(st: GameState, seat: int) -> bool:
+            gears = st.players[seat].gears  # None, "add", "sub" or a Multiplier
+            return len(gears) - gears.count(None) - gears.count("add") - gears.count("sub") >= n
+
+        return multipliers_built
     if kind == "gears_built":
-        return sum(1 for g in p.gears if g) >= n
+        return lambda st, seat: _placed(st.players[seat].gears) >= n
     if kind == "lecture_majorities":
-        return (
-            sum(1 for i in range(len(st.edition.institutions)) if _lecture_leader(st, i) == seat)
-            >= n
-        )
+        return lambda st, seat: _majorities(st, seat) >= n
     if kind == "lecture_levels":
-        return len({k.split(":")[1] for k, s in st.lectures.items() if seat in s}) >= n
-    if kind == "sponsors_in_supply":
-        return sum(1 for c in p.supply() if st.edition.partner[c]["science"] is None) >= n
-    if kind == "science_cards":
-        return (
-            sum(1 for c in p.supply() if st.edition.partner[c]["science"] == cond["science"]) >= n
-        )
+        level = ed.lecture_level
+        return lambda st, seat: len({level[k] for k, s in st.lectures.items() if seat in s}) >= n
+    if kind in ("sponsors_in_supply", "science_cards"):
+        science = cond.get("science")  # None: a sponsor
+        cards = frozenset(c["id"] for c in ed.partners if c["science"] == science)
+        return lambda st, seat: sum(map(cards.__contains__, st.players[seat].supply())) >= n
     if kind == "programs_placed":
-        return sum(1 for t in p.programs if t) >= n
+        return lambda st, seat: _placed(st.players[seat].programs) >= n
     if kind == "meeting_rooms":
-        return sum(1 for r in range(4) if seat in discs_at(st, f"room:{r}")) >= n
+        return lambda st, seat: len([r for r in st.rooms[:4] if _in_room(r, seat)]) >= n
     if kind == "meeting_discs":
-        return sum(discs_at(st, f"room:{r}").count(seat) for r in range(4)) >= n
+
+        def meeting_discs(st: GameState, seat: int) -> bool:
+            discs = 0
+            for room in st.rooms[:4]:
+                for space in room:  # a stack of seats, or None
+                    if space:
+                        discs += space.count(seat)
+            return discs >= n
+
+        return meeting_discs
     if kind == "research_level":
-        return sum(1 for v in p.research.values() if v >= n) >= cond.get("tracks", 1)
+        tracks = cond.get("tracks", 1)
+        return lambda st, seat: (
+            len([v for v in st.players[seat].research.values() if v >= n]) >= tracks
+        )
     if kind == "steam_level":
-        return p.steam >= n
+        return lambda st, seat: st.players[seat].steam >= n
     if kind == "complete_lines":
-        return sum(1 for line in range(6) if line_value(p.mill, p.gears, line) is not None) >= n
+        # a line is complete with its three dice and two Gears (`mill.line_value` is not None)
+        lines = list(zip(LINE_DICE, LINE_GEARS, strict=True))
+
+        def complete_lines(st: GameState, seat: int) -> bool:
+            mill, gears = st.players[seat].mill, st.players[seat].gears
+            complete = 0
+            for (a, b, c), (g, h) in lines:
+                if mill[a] and mill[b] and mill[c] and gears[g] and gears[h]:  # (None: empty)
+                    complete += 1
+            return complete >= n
+
+        return complete_lines
     raise ValueError(f"unknown Objective condition {kind!r}")
 
 
-def _lecture_leader(st: GameState, inst: int) -> int | None:
-    """The seat with strictly the most Lectures in an Institution, if any."""
-    counts: dict[int, int] = {}
+def _majorities(st: GameState, seat: int) -> int:
+    """In how many Institutions `seat` has strictly more Lectures than any other player."""
+    counts: dict[str, dict[int, int]] = {}
     for key, seats in st.lectures.items():
-        if key.startswith(f"{inst}:"):
-            for s in seats:
-                counts[s] = counts.get(s, 0) + 1
-    if not counts:
-        return None
-    best = max(counts.values())
-    leaders = [s for s, c in counts.items() if c == best]
-    return leaders[0] if len(leaders) == 1 else None
+        per_seat = counts.setdefault(key.partition(":")[0], {})
+        for s in seats:
+            per_seat[s] = per_seat.get(s, 0) + 1
+    led = 0
+    for per_seat in counts.values():
+        mine = per_seat.get(seat, 0)
+        if mine and all(c < mine for s, c in per_seat.items() if s != seat):
+            led += 1
+    return led
+
+
+def _placed(spaces: list[str | None]) -> int:
+    """How many of a player board's spaces (Gear spaces, Program spaces) are filled."""
+    return len(spaces) - spaces.count(None)
+
+
+def _in_room(room: list[list[int] | None], seat: int) -> bool:
+    """Whether `seat` has a disc in a Meeting room (its spaces: a stack of seats, or None)."""
+    for space in room:
+        if space and seat in space:
+            return True
+    return False

@@ -27,6 +27,10 @@ def below(seed: int, n: int) -> tuple[int, int]:
 def shuffle(seed: int, items: list) -> int:
     """Fisher-Yates shuffle in place; return the new seed."""
     for i in range(len(items) - 1, 0, -1):
-        seed, j = below(seed, i + 1)
+        # below(seed, i + 1), written out: every new game shuffles a few hundred items
+        seed = (seed + 0x9E3779B97F4A7C15) & _MASK
+        z = ((seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (z ^ (z >> 31)) % (i + 1)
         items[i], items[j] = items[j], items[i]
     return seed

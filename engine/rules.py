@@ -210,29 +210,51 @@ def _choices_of(st: GameState, step: Step) -> Choices | None:
 def _resolve(st: GameState, step: Step, choice: str | None) -> None:
     """Resolve a step (already popped); then, in rules version 2, claim any Objective it
     completed (only steps that can change what an Objective asks are followed by a check)."""
-    RESOLVE[step["op"]](st, step, choice)
-    if step["op"] in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
+    op = step["op"]
+    RESOLVE[op](st, step, choice)
+    if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
         turn.claim_objectives(st)
 
 
 def run(st: GameState) -> None:
     """Resolve steps until a player must decide something, or the game is over."""
+    # The loop of every step of every game: `_resolve` written out, names looked up once.
+    stack = st.stack
+    choices_of = CHOICES.get
+    resolve = RESOLVE
     while not st.over:
-        if not st.stack:
+        if not stack:
             push(st, "turn")
-        step = st.stack[-1]
-        options = _choices_of(st, step)
+        step = stack[-1]
+        op = step["op"]
+        fn = choices_of(op)
+        options = AUTO if fn is None else fn(st, step)
         if options is AUTO:
-            st.stack.pop()
-            _resolve(st, step, None)
+            choice = None
         elif not options:
-            st.stack.pop()
+            stack.pop()
+            continue
         elif len(options) == 1:
-            st.stack.pop()
-            _resolve(st, step, options[0][0])
+            choice = options[0][0]
         else:
             st.pending_choices = (len(st.history), step, options)
             return
+        stack.pop()
+        resolve[op](st, step, choice)
+        if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
+            turn.claim_objectives(st)
+
+
+# Tests set this: every reuse of a listing is checked against a fresh one, so a state arranged by
+# hand without `forget_choices` fails loudly instead of answering with the old listing.
+CHECK_REUSED_CHOICES = False
+
+
+def forget_choices(st: GameState) -> None:
+    """Drop the listing kept for the pending decision. A state changes through `apply`, which
+    lists the next decision's choices once for `legal_choices`, `decision` and the next `apply`
+    to reuse; a state changed any other way (tests arrange positions by hand) must forget it."""
+    st.pending_choices = None
 
 
 def legal_choices(st: GameState) -> Choices:
@@ -240,6 +262,15 @@ def legal_choices(st: GameState) -> Choices:
     if st.over or not st.stack:
         return []
     step = st.stack[-1]
+    cached = st.pending_choices
+    if cached and cached[0] == len(st.history) and cached[1] is step:
+        # the listing computed for this very decision (by `run` or an earlier call)
+        if CHECK_REUSED_CHOICES and cached[2] != (_choices_of(st, step) or []):
+            raise AssertionError(
+                "the state changed since its choices were listed: after arranging a state by "
+                "hand, call rules.forget_choices(state)"
+            )
+        return cached[2]
     options = _choices_of(st, step) or []
     st.pending_choices = (len(st.history), step, options)
     return options
@@ -265,19 +296,16 @@ def decision(st: GameState) -> Decision | None:
 
 def apply(st: GameState, choice_id: str) -> None:
     """Apply a legal choice (mutating the state) and run on to the next decision."""
-    cached = st.pending_choices
-    st.pending_choices = None
-    if cached and cached[0] == len(st.history) and st.stack and cached[1] is st.stack[-1]:
-        options = cached[2]  # computed by run() or legal_choices() for this very decision
+    options = legal_choices(st)
+    for i, _ in options:
+        if i == choice_id:
+            break
     else:
-        options = []
-    if not any(i == choice_id for i, _ in options):
-        options = legal_choices(st)
-    if not any(i == choice_id for i, _ in options):
         raise IllegalChoice(
             f"{choice_id!r} is not a legal choice now"
             + (f" (legal: {', '.join(i for i, _ in options[:8])}...)" if options else "")
         )
+    st.pending_choices = None
     step = st.stack.pop()
     st.history.append(choice_id)
     _resolve(st, step, choice_id)

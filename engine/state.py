@@ -28,12 +28,13 @@ TRACK_NAMES = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institu
 MILL_LINES = ["row0", "row1", "row2", "col0", "col1", "col2"]
 
 
-_DIE_NAMES = {f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)}
+DIE_NAMES = {f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)}
+PIPS = {die: int(die[1]) for die in DIE_NAMES}  # 'Y5' -> 5
 
 
 def die_name(die: str) -> str:
     """'Y5' -> 'yellow 5'."""
-    return _DIE_NAMES[die]
+    return DIE_NAMES[die]
 
 
 # GameState fields that are not game data: never serialised.

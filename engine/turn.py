@@ -3,6 +3,9 @@ Publish or Build, and the end of a turn."""
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
 from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import (
@@ -50,6 +53,7 @@ from engine.common import (
     _draw_die,
     _empty_lectures,
     _free_universities,
+    _may_build,
     _need_text,
     _open_gear_spaces,
     _open_rooms,
@@ -79,18 +83,19 @@ from engine.common import (
     research_level,
 )
 from engine.mill import LINE_NAMES, gear_space_name
-from engine.objectives import (
-    objective_met,
-)
 from engine.state import (
-    AREA_COLOUR,
     AREAS,
     COLOUR_AREA,
+    DIE_NAMES,
+    PIPS,
     TRACK_NAMES,
     GameState,
     die_name,
 )
 from engine.versions import rule
+
+if TYPE_CHECKING:
+    from engine.edition import Edition
 
 # ======================================================================================
 # Turn structure
@@ -102,84 +107,132 @@ def _area_possible(st: GameState, area: str) -> bool:
     if area == "study":
         # "Select ONE Program tile AND select ONE Study reward" (a Book is always there).
         if rule(st, "study_needs_a_program"):
-            return None in p.programs and any(t is not None for t in st.program_display)
+            display = st.program_display
+            return None in p.programs and display.count(None) < len(display)
         return True
     if area == "travel":
-        costs = st.edition.travel_cost[p.city]
-        return any(c != p.city and costs[c] <= p.money and _may_stop(st, c) for c in costs)
+        money = p.money
+        for cost, c in _cheapest_first(st.edition, p.city):
+            if cost > money:
+                return False
+            if _may_stop(st, c):
+                return True
+        return False
     if area == "meetings":
-        return any(
-            p.money >= st.edition.meeting_rooms[r]["money"]
-            or p.innovation >= st.edition.meeting_rooms[r]["innovation"]
-            for r in _open_rooms(st)
+        rooms, money, innovation = st.edition.meeting_rooms, p.money, p.innovation
+        for r in range(4):
+            if None in st.rooms[r] and (  # an open room (`_open_rooms`)
+                money >= rooms[r]["money"] or innovation >= rooms[r]["innovation"]
+            ):
+                return True
+        return False
+    costs, innovation, taken = lecture_costs(st, st.current), p.innovation, st.lectures
+    for key, _, lvl in st.edition.lecture_spaces:
+        if costs[lvl] <= innovation and key not in taken:
+            return True
+    return False
+
+
+# space -> {die: (pips, its move one space, its move two spaces)}: the Workshop turn's choices,
+# asked for every die at every turn
+_WORKSHOP_MOVES = [
+    {
+        die: (
+            PIPS[die],
+            *(
+                (
+                    WorkshopMove.encode(s, die, moves),
+                    f"Workshop: move {die_name(die)} from space {s + 1}"
+                    + (" two spaces (1 Coal)" if moves == 2 else ""),
+                )
+                for moves in (1, 2)
+            ),
         )
-    costs = lecture_costs(st, st.current)
-    return any(costs[lvl] <= p.innovation for _, lvl in _empty_lectures(st))
+        for die in DIE_NAMES
+    }
+    for s in range(6)
+]
+
+
+@lru_cache(maxsize=1 << 14)
+def _space_dice(space: tuple[str, ...]) -> tuple[int, list[str]]:
+    """A Workshop space's lowest pips and its different dice in order (a space holds the same
+    dice at many turns: kept)."""
+    return min(PIPS[d] for d in space), sorted(set(space))
+
+
+@cache
+def _store_actions(slot: int, die: str) -> list[tuple[str, tuple[str, str]]]:
+    """(area, the Actions turn's choice) for each area a Store die could take, a grey die any
+    (made once: asked at every turn)."""
+    if die[0] == "K":
+        return [
+            (
+                area,
+                (StoreAction.encode(slot, area), f"Actions: grey {die[1]} for {AREA_TITLE[area]}"),
+            )
+            for area in AREAS
+        ]
+    area = COLOUR_AREA[die[0]]
+    label = f"Actions: {die_name(die)} for {AREA_TITLE[area]}"
+    return [(area, (StoreAction.encode(slot, None), label))]
 
 
 def choices_turn(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
-    if None in p.store:
+    store = p.store
+    if None in store:
         # A moving die can push if the lowest die where it lands is at most its value, or one
-        # more when a Coal is left for the optional adjust.
-        lowest = [min((d[1] for d in space), default="9") for space in st.workshop]
-        for s, space in enumerate(st.workshop):
-            for die in sorted(set(space)):
-                for moves in (1, 2):
-                    coal_left = p.coal - (moves - 1)
-                    if coal_left < 0:
-                        continue
-                    reach = int(die[1]) + (coal_left >= 1)
-                    if int(lowest[(s + moves) % 6]) <= reach:
-                        extra = " two spaces (1 Coal)" if moves == 2 else ""
-                        out.append(
-                            (
-                                WorkshopMove.encode(s, die, moves),
-                                f"Workshop: move {die_name(die)} from space {s + 1}{extra}",
-                            )
-                        )
-    mill_full = None not in p.mill
-    # which areas the Store's dice could take (a grey die any): only those are worth checking
-    colours = {d[0] for d in p.store if d} if not mill_full else set()
-    areas = AREAS if "K" in colours else [COLOUR_AREA[c] for c in colours]
-    possible = {area: _area_possible(st, area) for area in areas}
-    seen: set[str] = set()
-    for i, die in enumerate(p.store):
-        if die is None or die in seen or mill_full:
-            continue
-        seen.add(die)
-        if die[0] == "K":
-            for area in AREAS:
-                if possible[area]:
-                    out.append(
-                        (
-                            StoreAction.encode(i, area),
-                            f"Actions: grey {die[1]} for {AREA_TITLE[area]}",
-                        )
-                    )
-        elif possible[COLOUR_AREA[die[0]]]:
-            area = COLOUR_AREA[die[0]]
-            out.append(
-                (StoreAction.encode(i, None), f"Actions: {die_name(die)} for {AREA_TITLE[area]}")
-            )
+        # more when a Coal is left for the optional adjust; the second space costs a Coal.
+        spaces = [_space_dice(tuple(space)) if space else (9, []) for space in st.workshop]
+        coal = p.coal
+        for s, (_, dice) in enumerate(spaces):
+            one = spaces[(s + 1) % 6][0] - (coal >= 1)
+            two = spaces[(s + 2) % 6][0] - (coal >= 2) if coal >= 1 else 9
+            moves = _WORKSHOP_MOVES[s]
+            for die in dice:
+                v, move_one, move_two = moves[die]
+                if v >= one:
+                    out.append(move_one)
+                if v >= two:
+                    out.append(move_two)
+    if None in p.mill:
+        # each area a Store die could take (a grey die any) is checked once, when first asked
+        possible: dict[str, bool] = {}
+        for i, die in enumerate(store):
+            if die is None or die in store[:i]:
+                continue
+            for area, action in _store_actions(i, die):
+                ok = possible.get(area)
+                if ok is None:
+                    ok = possible[area] = _area_possible(st, area)
+                if ok:
+                    out.append(action)
     if not out:
         # Designed rule for a corner the rulebook leaves open: with no turn possible, a die goes
         # to the Mill without its action, or (no die either) the turn passes.
+        mill_full = None not in p.mill
         out = [
             (
                 IdleDie.encode(i),
                 f"No turn possible: put {die_name(d)} in your Mill without an action",
             )
-            for i, d in enumerate(p.store)
+            for i, d in enumerate(store)
             if d and not mill_full
         ] or [(Pass.ID, "No turn possible: pass")]
     return out
 
 
+# the steps that end every turn
+_END = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+# the main action of an action area (Ada's Study's is two steps: see resolve_turn)
+_MAIN_ACTION = {"travel": "travel_move", "meetings": "meet_room", "institutions": "lecture"}
+
+
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
     p = st.me
-    end = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+    end = _END
     value = read("turn", choice)
     if isinstance(value, WorkshopMove):
         s, die, moves = value.space, value.die, value.moves
@@ -198,20 +251,15 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         p.store[i] = None
         st.ctx = {"type": "actions", "area": area, "die": die}
         _say(st, S.ACTIONS_TURN, die=die_name(die), area=AREA_TITLE[area])
-        main = {
-            "study": ["study_program", {"op": "study_reward", "optional": False}],
-            "travel": ["travel_move"],
-            "meetings": ["meet_room"],
-            "institutions": ["lecture"],
-        }[area]
-        after = []
-        if area == "study":
-            # actions-turn: "After your Study reward ... do the same with the Assignment display"
-            if rule(st, "study_cleanup_after_main_reward"):
-                main = [main[0], {**main[1], "main": True}, "study_cleanup"]
-            else:
-                after = ["study_cleanup"]
-        push(st, "mill_place", *main, "turn_advanced", *after, *end)
+        if area != "study":
+            push(st, "mill_place", _MAIN_ACTION[area], "turn_advanced", *end)
+        # actions-turn: "After your Study reward ... do the same with the Assignment display"
+        elif rule(st, "study_cleanup_after_main_reward"):
+            reward = {"op": "study_reward", "optional": False, "main": True}
+            push(st, "mill_place", "study_program", reward, "study_cleanup", "turn_advanced", *end)
+        else:
+            reward = {"op": "study_reward", "optional": False}
+            push(st, "mill_place", "study_program", reward, "turn_advanced", "study_cleanup", *end)
     elif isinstance(value, IdleDie):
         i = value.slot
         st.ctx = {"type": "idle", "area": None, "die": p.store[i]}
@@ -228,37 +276,41 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_ws_push(st: GameState, step: Step) -> Choices:
-    p = st.me
     dest = st.workshop[st.ctx["to"]]
-    moving = int(dest[-1][1])
-    coal = p.coal >= 1
+    moving, coal = PIPS[dest[-1]], st.me.coal >= 1
     out: Choices = []
-    seen: set[str] = set()
     for idx, die in enumerate(dest[:-1]):
-        if die in seen:
-            continue
-        seen.add(die)
-        v, name = int(die[1]), die_name(die)
-        if v <= moving:
-            out.append((PushOut.encode(idx, None), f"Push out {name}"))
-        if coal and 2 <= v <= moving + 1:
-            out.append(
-                (PushOut.encode(idx, "-"), f"Spend 1 Coal: lower {name} to {v - 1} and push it out")
+        if die not in dest[:idx]:
+            out += _push_outs(idx, die, moving, coal)
+    return out
+
+
+@cache
+def _push_outs(idx: int, die: str, moving: int, coal: bool) -> Choices:
+    """The ways the moving die (its pips `moving`) can push out a die (made once: asked at
+    every Workshop turn). coal: whether a Coal is left to adjust."""
+    v, name = PIPS[die], die_name(die)
+    out: Choices = []
+    if v <= moving:
+        out.append((PushOut.encode(idx, None), f"Push out {name}"))
+    if coal and 2 <= v <= moving + 1:
+        out.append(
+            (PushOut.encode(idx, "-"), f"Spend 1 Coal: lower {name} to {v - 1} and push it out")
+        )
+    if coal and v <= moving and v <= 5:
+        out.append(
+            (
+                PushOut.encode(idx, "+"),
+                f"Push out {name} and spend 1 Coal to raise it to {v + 1}",
             )
-        if coal and v <= moving and v <= 5:
-            out.append(
-                (
-                    PushOut.encode(idx, "+"),
-                    f"Push out {name} and spend 1 Coal to raise it to {v + 1}",
-                )
+        )
+    if coal and v == moving + 1 and moving < 6:
+        out.append(
+            (
+                PushOut.encode(idx, "M"),
+                f"Spend 1 Coal: raise the moving die to {v}, push out {name}",
             )
-        if coal and v == moving + 1 and moving < 6:
-            out.append(
-                (
-                    PushOut.encode(idx, "M"),
-                    f"Spend 1 Coal: raise the moving die to {v}, push out {name}",
-                )
-            )
+        )
     return out
 
 
@@ -278,17 +330,21 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
     st.ctx["active"] = die
     bonus = st.workshop_bonus[to]
     _say(st, S.PUSHES_OUT, die=die_name(die), bonus=st.edition.workshop_bonuses[bonus]["text"])
-    steps: list[Step | str] = [
-        "ws_bonus",
-        "ws_refill",
-        "ws_adjust",
-        "ws_collect",
-        "partner_play",
-        "assignment_research",
-    ]
     if rule(st, "workshop_adjust_any_time"):
-        steps.append({"op": "ws_adjust", "late": True})
-    push(st, *steps)
+        push(st, *_AFTER_PUSH, {"op": "ws_adjust", "late": True})
+    else:
+        push(st, *_AFTER_PUSH)
+
+
+# the Workshop turn's steps after the push
+_AFTER_PUSH = (
+    "ws_bonus",
+    "ws_refill",
+    "ws_adjust",
+    "ws_collect",
+    "partner_play",
+    "assignment_research",
+)
 
 
 def resolve_ws_bonus(st: GameState, step: Step, choice: None) -> None:
@@ -320,14 +376,23 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
     out: Choices = [(Skip.ID, "Don't adjust a Workshop die")]
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
-            if die in space[:idx]:
-                continue
-            v = int(die[1])
-            for delta in (-1, 1):
-                if 1 <= v + delta <= 6:
-                    label = f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}"
-                    out.append((CoalAdjust.encode(s, idx, delta), label))
+            if die not in space[:idx]:
+                out += _coal_adjusts(s, idx, die)
     return out
+
+
+@cache
+def _coal_adjusts(s: int, idx: int, die: str) -> Choices:
+    """The Coal adjusts of one Workshop die, down then up (made once: asked at most turns)."""
+    v = int(die[1])
+    return [
+        (
+            CoalAdjust.encode(s, idx, delta),
+            f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}",
+        )
+        for delta in (-1, 1)
+        if 1 <= v + delta <= 6
+    ]
 
 
 def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
@@ -355,21 +420,26 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
     p = st.me
     die = p.store[st.ctx["slot"]]
     assert die is not None
-    v = int(die[1])
+    v = PIPS[die]
     out: Choices = [(Skip.ID, "Play no Partner card")]
+    partner = st.edition.partner
     for card in p.hand:
-        info = st.edition.partner[card]
-        need = info["need"]
+        need = partner[card]["need"]
         ok = (
             (need["kind"] == "value" and v in need["values"])
             or (need["kind"] == "minus1" and v >= 2)
             or (need["kind"] == "money" and p.money >= v)
         )
         if ok:
-            out.append(
-                (PlayCard.encode(card), f"Play {info['name']} ({_need_text(info)}): {info['text']}")
-            )
+            out.append(_play_card(st.edition, card))
     return out
+
+
+@cache
+def _play_card(ed: Edition, card: str) -> tuple[str, str]:
+    """The choice to play a Partner card with the active die (made once per edition and card)."""
+    info = ed.partner[card]
+    return PlayCard.encode(card), f"Play {info['name']} ({_need_text(info)}): {info['text']}"
 
 
 def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
@@ -391,7 +461,7 @@ def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None:
     colour = st.ctx["active"][0]
-    if colour in AREA_COLOUR.values():
+    if colour in COLOUR_AREA:  # an action colour
         for _ in range(len(st.me.assignments[colour])):
             push(st, {"op": "research_step", "track": colour})
 
@@ -399,20 +469,18 @@ def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None
 # -- Actions turn ------------------------------------------------------------------------
 
 
+_MILL_SLOTS = [(MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)]
+
+
 def choices_mill_place(st: GameState, step: Step) -> Choices:
-    return [
-        (MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}")
-        for k, d in enumerate(st.me.mill)
-        if d is None
-    ]
+    return [_MILL_SLOTS[k] for k, d in enumerate(st.me.mill) if d is None]
 
 
 def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
     p = st.me
     (k,) = MillSlot.decode(choice)
     p.mill[k] = st.ctx["die"]
-    placed = sum(d is not None for d in p.mill)
-    if placed == 9 and not st.end_triggered:
+    if None not in p.mill and not st.end_triggered:  # the 9th die
         st.end_triggered = True
         _say(st, S.NINTH_DIE)
 
@@ -602,9 +670,8 @@ def _may_stop(st: GameState, city: str) -> bool:
     """Whether Travel may end in `city`. Rules version 2: not at a University that holds your
     disc (actions-turn: "You may not stop for a reward at a University that already holds one
     of your discs"); you may still pass through it."""
-    if (
-        not rule(st, "travel_stops_only_for_a_reward")
-        or st.edition.city[city]["kind"] != "university"
+    if st.edition.city[city]["kind"] != "university" or not rule(
+        st, "travel_stops_only_for_a_reward"
     ):
         return True
     return st.current not in st.university_discs[city]
@@ -613,7 +680,7 @@ def _may_stop(st: GameState, city: str) -> bool:
 def choices_travel_move(st: GameState, step: Step) -> Choices:
     p = st.me
     out: Choices = []
-    for city, cost in sorted(st.edition.travel_cost[p.city].items()):
+    for city, cost in _destinations(st.edition, p.city):
         if city == p.city or cost > p.money or not _may_stop(st, city):
             continue
         name = st.edition.city[city]["name"]
@@ -627,6 +694,18 @@ def choices_travel_move(st: GameState, step: Step) -> Choices:
         else:
             out.append((GoTo.encode(city), f"{name} (£{cost}): {city_reward(st, city)[1]}"))
     return out
+
+
+@cache
+def _cheapest_first(ed: Edition, here: str) -> list[tuple[int, str]]:
+    """(cost, city) of every other city from `here`, cheapest first (made once per edition)."""
+    return sorted((cost, c) for c, cost in ed.travel_cost[here].items() if c != here)
+
+
+@cache
+def _destinations(ed: Edition, here: str) -> list[tuple[str, int]]:
+    """(city, cost of the cheapest way there) from `here`, by city id (made once per edition)."""
+    return sorted(ed.travel_cost[here].items())
 
 
 def resolve_travel_move(st: GameState, step: Step, choice: str) -> None:
@@ -775,20 +854,20 @@ def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_lecture(st: GameState, step: Step) -> Choices:
-    out: Choices = []
-    costs = lecture_costs(st, st.current)
-    for i, lvl in _empty_lectures(st):
-        cost = costs[lvl]
-        if cost <= st.me.innovation:
-            inst = st.edition.institutions[i]
-            text = inst["spaces"][lvl]["text"]
-            out.append(
-                (
-                    LectureSpace.encode(i, lvl),
-                    f"{inst['name']} level {lvl} ({cost} Innovation): {text}",
-                )
-            )
-    return out
+    costs, innovation = lecture_costs(st, st.current), st.me.innovation
+    return [
+        _lecture(st.edition, i, lvl, costs[lvl])
+        for i, lvl in _empty_lectures(st)
+        if costs[lvl] <= innovation
+    ]
+
+
+@cache
+def _lecture(ed: Edition, i: int, lvl: int, cost: int) -> tuple[str, str]:
+    """The choice of a Lecture space at its cost (made once per edition, space and cost)."""
+    inst = ed.institutions[i]
+    text = inst["spaces"][lvl]["text"]
+    return LectureSpace.encode(i, lvl), f"{inst['name']} level {lvl} ({cost} Innovation): {text}"
 
 
 def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
@@ -836,12 +915,12 @@ def _movable_discs(st: GameState, step: Step) -> list[str]:
     seat = st.current
     out = [loc for loc in own_board_discs(st, seat) if loc != step["to"]]
     if step["to"].startswith("obj:"):
-        cond = st.edition.objective[st.objectives[int(step["to"][4:])]]["condition"]
+        met = st.edition.objective_test[st.objectives[int(step["to"][4:])]]
         keep = []
         for loc in out:  # a disc that meets the Objective's requirement may not move
             trial = st.copy()
             _take_disc(trial, seat, loc)
-            if objective_met(trial, seat, cond):
+            if met(trial, seat):
                 keep.append(loc)
         out = keep
     return out
@@ -887,10 +966,10 @@ def _publish_possible(st: GameState, area: str | None) -> bool:
     if area == "study":
         return p.discs > 0
     if area == "travel":
-        return bool(_own_dice(p))
+        return any(p.store) or any(p.mill)  # a die on the board (`_own_dice`)
     if area == "meetings":
         return any(m is not None for m in st.multiplier_display)
-    return bool(_own_dice(p)) and any(st.workshop)
+    return (any(p.store) or any(p.mill)) and any(st.workshop)
 
 
 PUBLISH_TEXT = {
@@ -902,27 +981,36 @@ PUBLISH_TEXT = {
 }
 
 
+_PUBLISH = {area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()}
+
+
 def _build_options(st: GameState) -> Choices:
     p = st.me
-    if not _open_gear_spaces(p):
+    if not _may_build(p):
         return []
     out: Choices = []
     for gear in sorted(set(p.gear_supply)):
-        cost = st.edition.gear_cost(gear)
+        cost, choice = _build_gear(st.edition, gear)
         if _can_pay(p, cost):
-            out.append(
-                (BuildGear.encode(gear), f"Build {st.edition.gear_name(gear)} ({cost_text(cost)})")
-            )
+            out.append(choice)
     return out
+
+
+@cache
+def _build_gear(ed: Edition, gear: str) -> tuple[dict[str, int], tuple[str, str]]:
+    """A Gear's cost and the choice to build it (made once per edition and Gear)."""
+    cost = ed.gear_cost(gear)
+    return cost, (BuildGear.encode(gear), f"Build {ed.gear_name(gear)} ({cost_text(cost)})")
 
 
 def choices_publish_or_build(st: GameState, step: Step) -> Choices:
     area = st.ctx.get("area")
-    out: Choices = []
+    out = _build_options(st)
     if _publish_possible(st, area):
-        out.append((Publish.ID, f"Publish (1 Book): {PUBLISH_TEXT[area]}"))
-    out += _build_options(st)
-    return out + [(Skip.ID, "Neither Publish nor Build")] if out else []
+        out.insert(0, _PUBLISH[area])
+    if out:
+        out.append((Skip.ID, "Neither Publish nor Build"))
+    return out
 
 
 def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
@@ -951,10 +1039,10 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
 def choices_gear_place(st: GameState, step: Step) -> Choices:
     if step["gear"] not in st.me.gear_supply:
         return []
-    return [
-        (GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}")
-        for pos in _open_gear_spaces(st.me)
-    ]
+    return [_GEAR_SPACES[pos] for pos in _open_gear_spaces(st.me)]
+
+
+_GEAR_SPACES = [(GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)]
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
@@ -1127,12 +1215,22 @@ def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
     """Rules version 1: the Objectives completed this turn are claimed at its end."""
-    seat = st.current
-    for a, obj in enumerate(st.objectives):
-        if any(entry[0] == seat for entry in st.objective_discs[a]):
-            continue
-        if objective_met(st, seat, st.edition.objective[obj]["condition"]):
-            push(st, {"op": "place_disc", "to": f"obj:{a}"})
+    for a in _met_unclaimed(st, st.current):
+        push(st, {"op": "place_disc", "to": f"obj:{a}"})
+
+
+def _met_unclaimed(st: GameState, seat: int) -> list[int]:
+    """The action areas (0-3) whose Objective `seat` meets and has no disc on yet."""
+    met = st.edition.objective_test
+    out = []
+    for a, entries in enumerate(st.objective_discs):
+        for entry in entries:  # [seat, slot]
+            if entry[0] == seat:
+                break
+        else:
+            if met[st.objectives[a]](st, seat):
+                out.append(a)
+    return out
 
 
 def claim_objectives(st: GameState) -> None:
@@ -1145,18 +1243,12 @@ def claim_objectives(st: GameState) -> None:
     and the end of the turn checks once more. An Objective that cannot take a disc (none on the
     player board and none free to move) waits until one can.
     """
-    seat = st.current
-    p = st.me
-    for a, obj in enumerate(st.objectives):
-        if any(entry[0] == seat for entry in st.objective_discs[a]):
-            continue
-        if not objective_met(st, seat, st.edition.objective[obj]["condition"]):
-            continue
+    for a in _met_unclaimed(st, st.current):
         to = f"obj:{a}"
         if any(s["op"] == "place_disc" and s.get("to") == to for s in st.stack):
             continue  # already being claimed
         step = {"op": "place_disc", "to": to}
-        if p.discs > 0 or _movable_discs(st, step):
+        if st.me.discs > 0 or _movable_discs(st, step):
             push(st, step)
 
 

@@ -1,7 +1,7 @@
 """Regenerate the README's pictures of the board, a Mill and the scorepad from a seeded game,
 and the pictures of its languages section (a Spanish board, a Japanese decision).
 
-    .venv/bin/python scripts/readme_images.py
+.venv/bin/python scripts/readme_images.py
 """
 
 from __future__ import annotations

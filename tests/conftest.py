@@ -14,7 +14,11 @@ from typing import Any
 import pytest
 
 from bot import AdaBot, create_bot
+from engine import rules
 from offline.driver import Table
+
+# Every listing the engine reuses is checked against a fresh one (see rules.forget_choices).
+rules.CHECK_REUSED_CHOICES = True
 
 
 @pytest.fixture

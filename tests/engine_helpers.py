@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterator
 
 from engine import GameSetup, GameState, new_game
-from engine.rules import apply, legal_choices
+from engine.rules import apply, forget_choices, legal_choices
 from engine.versions import LATEST_RULES
 
 
@@ -53,8 +53,8 @@ def fresh(
     players: int = 2, seed: int = 1, random_setup: bool = False, rules_version: int = LATEST_RULES
 ) -> GameState:
     """A new game on the standard (printed) setup unless told otherwise, under the latest rules
-    unless told otherwise."""
-    return new_game(
+    unless told otherwise, to be arranged by hand (so it keeps no listing of choices)."""
+    st = new_game(
         GameSetup(
             players=players,
             seed=seed,
@@ -63,6 +63,8 @@ def fresh(
             rules_version=rules_version,
         )
     )
+    forget_choices(st)
+    return st
 
 
 def choose(st: GameState, choice_id: str) -> None:

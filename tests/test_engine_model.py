@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
-from engine import GameSetup, GameState, IllegalChoice, new_game, replay
+from engine import GameSetup, GameState, IllegalChoice, new_game, replay, rules
 from engine.edition import FIRST_EDITION, edition
 from engine.rules import apply, legal_choices
 from tests.engine_helpers import random_game, random_states
@@ -60,6 +61,39 @@ class TestDecisionModel:
             with pytest.raises(IllegalChoice, match="not a legal choice"):
                 st.apply("no-such-choice")
             assert st.to_json() == before
+
+    def test_the_choices_are_listed_once_per_decision(self, monkeypatch) -> None:
+        # run() lists the pending decision's choices; legal_choices, decision and apply reuse them.
+        st = new_game(GameSetup(players=3, seed=6))
+        calls: list[str] = []
+
+        def counted(op: str, fn: Any) -> Any:
+            def listing(state: GameState, step: dict) -> object:
+                calls.append(op)
+                return fn(state, step)
+
+            return listing
+
+        monkeypatch.setattr(
+            rules, "CHOICES", {op: counted(op, fn) for op, fn in rules.CHOICES.items()}
+        )
+        monkeypatch.setattr(rules, "CHECK_REUSED_CHOICES", False)
+        listing = legal_choices(st)
+        assert st.decision is not None and st.legal_choices()
+        assert calls == [] and legal_choices(st) is listing
+        apply(st, listing[0][0])
+        assert calls, "apply ran on to the next decision, listing its choices there"
+        calls.clear()
+        legal_choices(st)
+        assert calls == []
+
+    def test_a_state_arranged_by_hand_forgets_its_listing(self) -> None:
+        st = new_game(GameSetup(players=2, seed=1, shuffle_seats=False, random_setup=False))
+        st.players[0].store[0] = "B1"  # a Store die: the Actions turn opens
+        with pytest.raises(AssertionError, match="forget_choices"):
+            legal_choices(st)  # tests check every reused listing (tests/conftest.py)
+        rules.forget_choices(st)
+        assert "act:0" in [i for i, _ in legal_choices(st)]
 
     def test_a_finished_game_has_no_decision(self) -> None:
         st, _ = random_game(2, seed=9)

@@ -11,7 +11,7 @@ from engine import vocabulary as V
 from engine.common import _put_disc, lecture_cost, university_prestige
 from engine.edition import FIRST_EDITION, edition
 from engine.mill import evaluate, line_value
-from engine.rules import run
+from engine.rules import forget_choices, run
 from engine.scoring import lectures, leftovers, lines, meetings, ranking, science_tokens
 from engine.turn import choices_lecture
 from tests.engine_helpers import choose, fresh, ids, kind
@@ -111,6 +111,7 @@ class TestMeetings:
         assert kind(st) == "meet_room"
         assert ids(st) == [f"room:{r}:{how}" for r in range(4) for how in ("money", "innovation")]
         p.money, p.innovation = 3, 1
+        forget_choices(st)  # arranged by hand since the choices were listed
         assert ids(st) == ["room:2:money", "room:3:money", "room:3:innovation"]
 
     def test_card_slots_and_draw_counts(self) -> None:
@@ -311,6 +312,7 @@ class TestWorkshopTurn:
         st.players[0].coal = 0
         assert ids(st) == ["ws:2:G6:1", "ws:3:P6:1", "ws:4:K6:1", "ws:5:Y6:1"]
         st.players[0].coal = 1  # with Coal a die may go two spaces, or adjust to push
+        forget_choices(st)
         assert "ws:0:Y1:1" in ids(st)  # 1 Coal lowers a 2 to 1 (or raises the 1 to 2)
         assert "ws:1:B2:2" not in ids(st)  # the Coal went on the extra move: no adjust left
         assert "ws:1:B2:1" not in ids(st) and "ws:2:G6:2" in ids(st)

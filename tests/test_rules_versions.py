@@ -18,7 +18,7 @@ import pytest
 from engine import GameSetup, GameState, IllegalChoice, new_game, replay
 from engine.common import _put_disc, university_prestige
 from engine.edition import FIRST_EDITION, edition
-from engine.rules import run
+from engine.rules import forget_choices, run
 from engine.scoring import science_tokens, travel
 from engine.versions import LATEST_RULES, RULE_CHANGES, rule
 from tests.engine_helpers import choose, fresh, ids, kind
@@ -259,6 +259,7 @@ class TestTravelStops:
         st = self._at_bristol_with_a_disc_on_southampton(2)
         assert "act:0" not in ids(st) and "act:1:travel" not in ids(st)
         st.players[0].money = 2  # Oxford (a rail) comes into reach; Southampton stays out
+        forget_choices(st)
         choose(st, "act:0")
         choose(st, "mill:0")
         assert "go:southampton" not in ids(st) and "go:oxford" in ids(st)
