@@ -15,7 +15,7 @@ Run it again after the Japanese catalog gains characters: ``tests/test_i18n_font
 until every character of the catalog (and every character drawn in a Japanese game) is in the
 subset. What is kept: Latin (ASCII, Latin-1, Latin Extended-A) and the punctuation, arrows and
 signs the images use, all kana, CJK punctuation and full-width forms, and every character of
-the Japanese translations.
+the Japanese translations, and every character of JIS X 0208 (the kanji of players' names).
 """
 
 from __future__ import annotations
@@ -59,9 +59,22 @@ def catalog_characters(code: str = "ja") -> set[str]:
     return chars
 
 
+def jis_x_0208() -> set[str]:
+    """Every character of JIS X 0208 (its 6,355 kanji of levels 1 and 2, kana, symbols): what
+    Japanese players' names are written in, so a name never draws as empty boxes."""
+    chars: set[str] = set()
+    for lead in range(0xA1, 0xFF):
+        for trail in range(0xA1, 0xFF):
+            try:
+                chars.add(bytes((lead, trail)).decode("euc_jp"))
+            except UnicodeDecodeError:
+                continue
+    return chars
+
+
 def wanted() -> set[str]:
     chars = {chr(cp) for lo, hi in RANGES for cp in range(lo, hi + 1)}
-    return chars | catalog_characters("ja")
+    return chars | jis_x_0208() | catalog_characters("ja")
 
 
 COVERAGE = FONTS / "coverage.json"

@@ -78,3 +78,21 @@ def test_golden_board(code: str, name: str, tmp_path: Path) -> None:
 def test_golden_compact_mill(code: str, name: str, tmp_path: Path) -> None:
     st = _golden_state(name, *GOLDEN_STATES[name])
     _compare(f"{name}_mill0_compact_{code}", mill_png(st, 0, 0, compact=True, lang=code), tmp_path)
+
+
+def test_japanese_names_in_kanji_draw_with_glyphs() -> None:
+    """Players' names are drawn on every picture, and a Japanese table's names are kanji far
+    beyond the catalog's: the Japanese font holds all of JIS X 0208 (levels 1 and 2), so
+    names such as these never draw as empty boxes."""
+    st = _golden_state("mid4", *GOLDEN_STATES["mid4"])
+    for p, name in zip(
+        st.players, ["渡邊 健太", "齋藤 美咲", "佐々木 翔", "鈴木 一郎"], strict=True
+    ):
+        p.name = name
+    seen = Seen()
+    with i18n.using("ja"):
+        for name, cv in canvases(st):
+            for t in cv.texts:  # type: ignore[attr-defined]
+                seen.drawn.append(("ja", name, t.shown or t.text))
+    assert any("齋藤" in text for _, _, text in seen.drawn)
+    assert_fonts_cover(seen)
