@@ -12,7 +12,7 @@ from discord.ext import commands
 
 import i18n
 from cogs import digest, ui
-from cogs.base import AdaCog, defer, friendly, say
+from cogs.base import AdaCog, defer, friendly, language_choices, say
 from cogs.service import Oops
 from engine.edition import library
 from store import GameRecord, SeatRecord
@@ -169,12 +169,7 @@ class SettingsCog(AdaCog, name="Settings"):
         max_games="Games this server may have set up or being played at once (default 100).",
         language="The language of new games (default: the server's Discord language).",
     )
-    @app_commands.choices(
-        language=[
-            *(app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES),
-            app_commands.Choice(name="Follow the server's Discord language", value="discord"),
-        ]
-    )
+    @app_commands.choices(language=language_choices("Follow the server's Discord language"))
     @friendly
     async def settings(
         self,

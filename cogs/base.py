@@ -74,6 +74,13 @@ def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None
     return wrapper
 
 
+def language_choices(follow: str | None = None) -> list[app_commands.Choice[str]]:
+    """The bot's languages as a command option's choices, each named in its own words; with
+    ``follow``, one more choice ("discord") that follows a Discord language instead."""
+    out = [app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES]
+    return out + ([app_commands.Choice(name=follow, value="discord")] if follow else [])
+
+
 def make_groups() -> tuple[app_commands.Group, app_commands.Group]:
     """The bot's two command groups: ``/ada`` for everyone, ``/ada-admin`` for server admins
     (default member permissions: Discord hides it from members without Manage Server)."""

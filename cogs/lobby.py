@@ -13,7 +13,7 @@ from discord.ext import commands
 
 import i18n
 from cogs import ui
-from cogs.base import AdaCog, defer, friendly, say
+from cogs.base import AdaCog, defer, friendly, language_choices, say
 from cogs.service import Oops, PublishError
 from cogs.text import clean_name
 from i18n import N_, Lang
@@ -32,7 +32,7 @@ NEEDED_PERMISSIONS = {
     "embed_links": N_("Embed Links"),
     "attach_files": N_("Attach Files"),
 }
-LANGUAGE_CHOICES = [app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES]
+LANGUAGE_CHOICES = language_choices()
 
 
 def known_policies() -> list[str]:

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import i18n
-from cogs.base import AdaCog, defer, friendly, say
+from cogs.base import AdaCog, defer, friendly, language_choices, say
 from i18n import Lang
 from store import GameRecord
 
@@ -202,12 +202,7 @@ class RemindersCog(AdaCog, name="Reminders"):
     @app_commands.describe(
         language="A language, or your Discord app's language (the default).",
     )
-    @app_commands.choices(
-        language=[
-            *(app_commands.Choice(name=i18n.NAMES[c], value=c) for c in i18n.LANGUAGES),
-            app_commands.Choice(name="Follow my Discord language", value="discord"),
-        ]
-    )
+    @app_commands.choices(language=language_choices("Follow my Discord language"))
     @friendly
     async def language(
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
