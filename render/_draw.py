@@ -165,14 +165,17 @@ def font(size: int, bold: bool = False, cond: bool = False) -> ImageFont.FreeTyp
 
 @lru_cache(maxsize=65536)
 def _runs(text: str, faces: str, bold: bool, cond: bool) -> tuple[tuple[str, str], ...]:
-    """The text cut into runs of one font each: (text, font file)."""
+    """The text cut into runs of one font each: (text, font file). A character that no shipped
+    font has (an emoji in a player's name) is left out: drawn, it would be an empty box."""
     chain = _chain(faces, bold, cond)
     first = cmap(chain[0])
     if all(ord(ch) in first for ch in text):
         return ((text, chain[0]),)
     runs: list[tuple[str, str]] = []
     for ch in text:
-        file = next((f for f in chain if ord(ch) in cmap(f)), chain[0])
+        file = next((f for f in chain if ord(ch) in cmap(f)), None)
+        if file is None:
+            continue
         if runs and runs[-1][1] == file:
             runs[-1] = (runs[-1][0] + ch, file)
         else:
@@ -218,12 +221,15 @@ def _line_mask_of(
 
     Pasting a colour through it gives the same pixels as drawing the text again."""
     runs = _runs(line, faces, bold, cond)
+    if not runs:  # nothing drawable (a name of emoji only)
+        return Image.new("L", (1, 1), 0), 0, 0
     with _FONT_LOCK:
         if len(runs) == 1:
-            f = _face(runs[0][1], size)
-            left, top, right, bottom = f.getbbox(line)
+            piece, file = runs[0]
+            f = _face(file, size)
+            left, top, right, bottom = f.getbbox(piece)
             mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-            ImageDraw.Draw(mask).text((-left, -top), line, font=f, fill=255)
+            ImageDraw.Draw(mask).text((-left, -top), piece, font=f, fill=255)
             return mask, left, top
         # several fonts: each run on the first font's baseline, one after another
         first = _face(runs[0][1], size)

@@ -378,3 +378,25 @@ class TestScorepadImage:
     def test_same_state_same_bytes(self) -> None:
         st = play(2, 5)
         assert scorepad_png(st) == scorepad_png(st.copy())
+
+
+class TestUndrawableCharacters:
+    """Discord names often hold emoji, which no shipped font has: drawn, each would be an empty
+    box. They are left out of the pictures (the messages keep them: Discord draws those)."""
+
+    def test_an_emoji_is_left_out_not_drawn_as_a_box(self) -> None:
+        from render import _draw
+
+        with_emoji = _draw._line_mask_of("Ana 🎲✨ Lovelace", 18, True, False, "latin")
+        without = _draw._line_mask_of("Ana  Lovelace", 18, True, False, "latin")
+        assert with_emoji[0].tobytes() == without[0].tobytes()
+        assert with_emoji[1:] == without[1:]
+        assert _draw._text_width("Ana 🎲", 18, True, False, "latin") == _draw._text_width(
+            "Ana ", 18, True, False, "latin"
+        )
+
+    def test_a_name_of_emoji_only_draws_nothing_and_every_picture_still_draws(self) -> None:
+        st = play(4, 3, 120)
+        for p, name in zip(st.players, ["🎲🎲", "Ana 🎲", "☕ Bo", "中村 ✨"], strict=True):
+            p.name = name
+        assert board_png(st, 0) and mill_png(st, 1, 0) and scorepad_png(st, 0)
