@@ -196,7 +196,10 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
     x0, y0, x1, y1 = cv.panel(box, _(STUDY))
     cv.text(
         (x0, y0, x1, y0 + 18),
-        _("Program display (deck {n}) \u2192 rightmost is taken last", n=len(st.program_deck)),
+        _(
+            "Program display (deck {n}) \u2192 the rightmost leaves after each pick",
+            n=len(st.program_deck),
+        ),
         13,
         bold=True,
         align="left",

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
-from i18n import N_, _
+from i18n import N_, _, p_
 from render._common import content, gears_hint, total_text, visible_score
 from render._draw import (
     BAD,
@@ -263,7 +263,9 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
             )
             _record(cv, ids, (x, y, x + CELL, y + CELL))
         if die is None and i in marks.cells:
-            cv.text((x + 4, y + 4, x + CELL - 4, y + CELL - 4), _("free"), 16, fill=MUTED)
+            cv.text(
+                (x + 4, y + 4, x + CELL - 4, y + CELL - 4), p_("mill cell", "free"), 16, fill=MUTED
+            )
 
 
 def _line_box(
