@@ -105,7 +105,7 @@ class GameSetup:
             raise ValueError("Give exactly one name per player.")
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d = {name: getattr(self, name) for name in _SETUP_FIELDS}
         if d["rules_version"] == 1:
             del d["rules_version"]  # version 1 setups serialise exactly as before versions existed
         if d["edition"] == FIRST_EDITION:
@@ -118,6 +118,9 @@ class GameSetup:
         kwargs.setdefault("rules_version", 1)
         kwargs.setdefault("edition", FIRST_EDITION)
         return cls(**kwargs)
+
+
+_SETUP_FIELDS = tuple(f.name for f in fields(GameSetup))  # looked up once: a store writes per move
 
 
 @dataclass(slots=True)
@@ -155,10 +158,13 @@ class PlayerState:
         return self.deck + self.hand + self.discard + self.played
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d = {name: getattr(self, name) for name in _PLAYER_FIELDS}
         if not d["played"]:
             del d["played"]  # as before rules version 2: unchanged stored states and digests
         return d
+
+
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
 
 
 @dataclass(slots=True)

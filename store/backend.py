@@ -123,6 +123,18 @@ class MoveWrite:
 
 
 @dataclass(frozen=True)
+class LogEnd:
+    """Where a game's choice log ends, as this process verified it: after ``seq`` live choices
+    whose running digest is ``digest``, the last of them (none when ``seq`` is 0) made by
+    ``last_seat`` with ``last_choice``."""
+
+    seq: int
+    digest: str | None
+    last_seat: int | None
+    last_choice: str | None
+
+
+@dataclass(frozen=True)
 class UndoWrite:
     game_id: int
     choice_row_id: int
@@ -207,6 +219,13 @@ class Tx(Protocol):
         """Append the choice, store the new snapshot (dropping the previous one unless it is a
         checkpoint, and all but the first and final ones once over), advance the game, cancel
         its pending reminders."""
+
+    async def record_move_at(self, move: MoveWrite, end: LogEnd) -> bool:
+        """``record_move``, only if the game is still active and its choice log still ends
+        exactly at ``end`` (the game's seq and log digest, and its last live choice row); else
+        False, with nothing written. A move computed before its transaction (from the state
+        this process verified) is written with this and nothing else: one statement on SQLite,
+        which needs no savepoint as it is undone by itself if it fails."""
 
     async def record_undo(self, undo: UndoWrite) -> None:
         """Mark the choice undone, replace the snapshots from ``seq`` on by the given one, move

@@ -5,6 +5,11 @@ an old button is refused as StaleMove), check the seat, apply the choice with th
 the choice (with its running digest) and the new snapshot, advance the game, cancel its pending
 reminders and, if asked, schedule the next player's first reminder. All or nothing.
 
+A move of a game whose state this process holds is computed before its transaction, outside
+the line of writes, and written only if the game's row and the end of its choice log are still
+exactly what the process verified (``Tx.record_move_at``); if anything changed, the move goes
+the full way above, in the same transaction, and fails or succeeds as it says.
+
 Moves build only on states this process has verified by replay since it started
 (``store.cache``): the first load of a game replays it in a worker thread; later moves extend
 what was verified and check the end of the choice log (two rows) on the way.
@@ -18,10 +23,10 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from engine import GameSetup, GameState, replay
+from engine import GameSetup, GameState, IllegalChoice, replay
 
 from . import choicelog, codec
-from .backend import ChoiceRow, GameRow, MoveWrite, SnapshotRow, Tx, UndoWrite
+from .backend import ChoiceRow, GameRow, LogEnd, MoveWrite, SnapshotRow, Tx, UndoWrite
 from .base import StoreBase
 from .common import CHECKPOINT_EVERY, Corrupt, found, require_playable, setup_of
 from .common import options as game_options
@@ -207,8 +212,13 @@ class PlayMixin(StoreBase):
         """
         at = self._at(now)
         await self._warm(game_id)
+        ready = None if remind else self._prepared(game_id, expected_seq, seat, choice_id, at)
 
         async def move(tx: Tx) -> GameState:
+            if ready is not None and await tx.record_move_at(ready.write, ready.end):
+                tx.after_commit(lambda: self._verified.put(game_id, ready.verified, ready.state))
+                return ready.state
+            # the full way: read and lock the game, check it, and apply the choice here
             game = found(await tx.game(game_id, lock=True))
             require_playable(game)
             if game.seq != expected_seq:
@@ -222,23 +232,8 @@ class PlayMixin(StoreBase):
             new = codec.copy(state)
             new.apply(choice_id)  # IllegalChoice propagates; the transaction rolls back
             text, digest = codec.encode(new)
-            log_digest = choicelog.next_digest(known.log_digest, expected_seq, seat, choice_id)
-            verified = Verified(expected_seq + 1, log_digest, digest, to_move(new))
-            await tx.record_move(
-                MoveWrite(
-                    game_id=game_id,
-                    seq=expected_seq,
-                    seat=seat,
-                    choice_id=choice_id,
-                    digest=log_digest,
-                    state=text,
-                    state_digest=digest,
-                    over=new.is_over,
-                    to_move=verified.to_move,
-                    at=at,
-                    drop_previous=expected_seq % CHECKPOINT_EVERY != 0,
-                )
-            )
+            verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
+            await tx.record_move(write)
             if remind:
                 await self._remind_next(tx, game, verified, at)
             tx.after_commit(lambda: self._verified.put(game_id, verified, new))
@@ -250,6 +245,33 @@ class PlayMixin(StoreBase):
             await self.mark_broken(game_id, str(exc))
             raise GameBroken() from exc
         return codec.copy(new)
+
+    def _prepared(
+        self, game_id: int, expected_seq: int, seat: int, choice_id: str, at: datetime
+    ) -> PreparedMove | None:
+        """The move computed before its transaction, from the state this process verified for
+        the game at ``expected_seq``, or None (not known here, not this seat's turn, an illegal
+        choice...: the full way in the transaction finds out and says why). Its transaction
+        then only writes it, if the game is still exactly there (``Tx.record_move_at``): the
+        engine's work is done while other moves' statements run, not in the line for writing."""
+        known = self._verified.fact(game_id)
+        if known is None or known.seq != expected_seq:
+            return None
+        state = self._verified.state(game_id, known)
+        if state is None or to_move(state) != seat:
+            return None
+        if expected_seq > 0 and (known.last_seat is None or not state.history):
+            return None
+        new = codec.copy(state)
+        try:
+            new.apply(choice_id)
+        except IllegalChoice:
+            return None
+        text, digest = codec.encode(new)
+        verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
+        last_choice = state.history[-1] if expected_seq > 0 else None
+        end = LogEnd(expected_seq, known.log_digest, known.last_seat, last_choice)
+        return PreparedMove(new, verified, write, end)
 
     async def undo(
         self,
@@ -373,6 +395,44 @@ async def reminder_delay(tx: Tx, game: GameRow, user_id: int) -> tuple[bool, flo
 
 
 # ---------------------------------------------------------------------- pure helpers
+
+
+@dataclass(frozen=True)
+class PreparedMove:
+    state: GameState
+    verified: Verified
+    write: MoveWrite
+    end: LogEnd
+
+
+def _move_write(
+    known: Verified,
+    game_id: int,
+    seat: int,
+    choice_id: str,
+    new: GameState,
+    text: str,
+    digest: str,
+    at: datetime,
+) -> tuple[Verified, MoveWrite]:
+    """What a move from ``known`` to ``new`` (text and digest) writes, and then verifies."""
+    seq = known.seq
+    log_digest = choicelog.next_digest(known.log_digest, seq, seat, choice_id)
+    verified = Verified(seq + 1, log_digest, digest, to_move(new), seat)
+    write = MoveWrite(
+        game_id=game_id,
+        seq=seq,
+        seat=seat,
+        choice_id=choice_id,
+        digest=log_digest,
+        state=text,
+        state_digest=digest,
+        over=new.is_over,
+        to_move=verified.to_move,
+        at=at,
+        drop_previous=seq % CHECKPOINT_EVERY != 0,
+    )
+    return verified, write
 
 
 def _replay(ev: Evidence) -> Replayed:

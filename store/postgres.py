@@ -27,6 +27,7 @@ from .backend import (
     ChoiceRow,
     GameDump,
     GameRow,
+    LogEnd,
     MoveWrite,
     SettingsDump,
     SnapshotRow,
@@ -386,6 +387,21 @@ class PostgresTx:
             m.drop_previous,
             m.to_move,
         )
+
+    async def record_move_at(self, m: MoveWrite, end: LogEnd) -> bool:
+        game = await self.game(m.game_id, lock=True)
+        if game is None or (game.status, game.seq, game.log_digest) != (
+            "active",
+            end.seq,
+            end.digest,
+        ):
+            return False
+        rows = await self.live_choices(m.game_id, max(0, end.seq - 1))
+        last = [(end.seq - 1, end.last_seat, end.last_choice, end.digest)] if end.seq > 0 else []
+        if [(r.seq, r.seat, r.choice_id, r.digest) for r in rows] != last:
+            return False
+        await self.record_move(m)
+        return True
 
     async def record_undo(self, u: UndoWrite) -> None:
         await self._c.execute(

@@ -6,25 +6,31 @@ on three connections to one file in WAL mode, each with aiosqlite's thread:
 - one **write** connection, used by a writer task that runs while write jobs (``write(fn)``)
   wait in its queue and ends when none is left (no task stays parked: simcord's tests see the
   bot settle). The jobs waiting together run in one ``BEGIN IMMEDIATE ... COMMIT`` (group
-  commit), each after the first inside its own SAVEPOINT, so a job that fails rolls back alone
-  (the first one, with nothing else yet to keep, rolls the transaction back). No job is
-  answered before the COMMIT has returned: with ``synchronous=FULL`` every acknowledged move is
-  on disk, and moves arriving together share one fsync. ``BEGIN IMMEDIATE`` takes SQLite's
-  write lock, which serialises writers across processes too (``busy_timeout`` waits for
-  another process's transaction).
+  commit). Each job after the first opens its own SAVEPOINT before its first write, so a job
+  that fails rolls back alone (a job that wrote nothing has nothing to undo; the first one,
+  with nothing else yet to keep, rolls the transaction back). No job is answered before the
+  COMMIT has returned: with ``synchronous=FULL`` every acknowledged move is on disk, and moves
+  arriving together share one fsync. ``BEGIN IMMEDIATE`` takes SQLite's write lock, which
+  serialises writers across processes too (``busy_timeout`` waits for another process's
+  transaction).
 - two **read** connections (``PRAGMA query_only``), each running one ``read(fn)`` at a time in
   a plain ``BEGIN``: WAL gives the transaction the last committed state, never a write job's
   uncommitted rows, and reads do not wait for writes.
 
 Each statement is one hand-off to aiosqlite's thread and back (about 30-80 µs of CPU), so a move
-is two or three: its SAVEPOINT, if it is not first in its transaction (released by the COMMIT,
-not by a statement of its own); the game row, read together with the end of its choice log,
-which the move checks next; and its writes, one ``INSERT`` into a temporary view whose trigger
-does them all (SQLite has no data-modifying ``WITH``; ``postgres.py`` does the same in one
-statement). A transaction adds BEGIN and COMMIT: a lone move is four statements.
+is one statement where it can be. A move of a game this process verified is computed before
+its transaction (``PlayMixin._prepared``) and written by one ``INSERT`` into a temporary view
+whose trigger checks that the game is still exactly where the process left it and then does
+every write (SQLite has no data-modifying ``WITH``; ``postgres.py`` writes in one statement
+too); one statement is all or nothing by itself, so it needs no savepoint. Otherwise (another
+process moved the game, a first move after start-up, damage) the move goes the full way: its
+SAVEPOINT if it is not first in its transaction, the game row read together with the end of
+its choice log, which the move checks next, and the same INSERT. A transaction adds BEGIN and
+COMMIT: a lone move is three statements.
 
-A write job's ``fn`` (the store's logic, the engine applying the move) runs in the writer task on
-the event loop, as on PostgreSQL; only the statements go to aiosqlite's thread.
+A write job's ``fn`` (the store's logic; on the full way, the engine applying the move) runs in
+the writer task on the event loop, as on PostgreSQL; only the statements go to aiosqlite's
+thread.
 
 aiosqlite logs every statement with its parameters (saved states, hands) at DEBUG: ``store.logs``
 keeps its logger at INFO.
@@ -52,6 +58,7 @@ from .backend import (
     ChoiceRow,
     GameDump,
     GameRow,
+    LogEnd,
     MoveWrite,
     SettingsDump,
     SnapshotRow,
@@ -108,15 +115,28 @@ _GAME_AND_LOG_END = (
 """A game row with the last two live choices (one row each; one row with NULLs if none)."""
 
 _MOVE_COLS = (
-    "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous"
+    "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous,"
+    " end_digest, end_seat, end_choice"
 )
+_MOVED_ON = "store: the game is no longer where this process left it"
 MOVE_WRITES = (
     # Every write of a move (``Tx.record_move``) as one statement: an INSERT into this view.
     # TEMP: the view and its trigger live in the write connection only, never in the file.
     f"CREATE TEMP VIEW move_writes ({_MOVE_COLS}) AS"
     f" SELECT {', '.join(['NULL'] * len(_MOVE_COLS.split(', ')))} WHERE 0",
-    """
+    f"""
     CREATE TEMP TRIGGER move_writes_insert INSTEAD OF INSERT ON move_writes BEGIN
+        -- ``record_move_at``: the game must still be active and its choice log end where the
+        -- process verified it (the game row, and the last live choice row exactly), else the
+        -- statement fails having written nothing (RAISE(ABORT) undoes this statement only)
+        SELECT RAISE(ABORT, '{_MOVED_ON}') WHERE NEW.end_digest IS NOT NULL AND (
+            NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'active'
+                AND seq = NEW.seq AND log_digest = NEW.end_digest)
+            OR (NEW.seq > 0 AND NOT EXISTS (SELECT 1 FROM choices WHERE game_id = NEW.game_id
+                AND seq = NEW.seq - 1 AND undone_at IS NULL AND seat = NEW.end_seat
+                AND choice_id = NEW.end_choice AND digest = NEW.end_digest))
+            OR EXISTS (SELECT 1 FROM choices WHERE game_id = NEW.game_id
+                AND seq >= NEW.seq AND undone_at IS NULL));
         INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
         VALUES (NEW.game_id, NEW.seq, NEW.seat, NEW.choice_id, NEW.at, NEW.digest);
         INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, created_at)
@@ -347,21 +367,22 @@ class SQLiteDatabase:
                 if job.abandoned:
                     continue
                 job.started = True
-                # While the transaction holds nothing to keep, a failing job rolls it all back:
-                # no SAVEPOINT (a lone move is one statement shorter). A savepoint's name is
-                # new in the transaction: a failed SAVEPOINT must not name an older one.
-                savepoint = f"job{len(done)}" if done else None
-                tx = SQLiteTx(conn)
+                # While the transaction holds nothing to keep, a job needs no savepoint: if it
+                # fails after writing, it all rolls back. The others' savepoints are opened by
+                # the tx before their first write (see SQLiteTx.savepoint). A savepoint's name
+                # is new in the transaction: a failed SAVEPOINT must not name an older one.
+                tx = SQLiteTx(conn, f"job{len(done)}" if done else None)
                 try:
-                    if savepoint:
-                        self.statements += 1
-                        await conn.execute(f"SAVEPOINT {savepoint}")
                     result = await job.fn(tx)
                 except Exception as exc:
                     job.fail(exc)
+                    if not tx.unguarded_writes and conn.in_transaction:
+                        if not tx.savepoint_open:
+                            continue  # it wrote nothing: nothing to undo
+                        self.statements += 1
+                        if await _roll_back_to(conn, tx.savepoint or ""):
+                            continue  # that job alone is undone
                     self.statements += 1
-                    if savepoint and await _roll_back_to(conn, savepoint):
-                        continue  # that job alone is undone
                     with contextlib.suppress(sqlite3.Error):
                         await conn.rollback()
                     for other, _, _ in done:  # lost with the transaction (disk full, I/O...)
@@ -533,10 +554,19 @@ async def migrate_sqlite(
 class SQLiteTx:
     """Every SQL statement of the SQLite backend (see ``store.backend.Tx`` for the contract)."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, savepoint: str | None = None) -> None:
         self._c = conn
         self._after: list[Callable[[], None]] = []
         self.statements = 0
+        self.savepoint = savepoint
+        """The SAVEPOINT that isolates this job's writes from the jobs before it in the same
+        transaction (None for the first job: it has nothing to keep). Issued just before the
+        job's first write, so a job that writes nothing, or only one statement that is atomic
+        by itself (``record_move_at``), costs no statement for it."""
+        self.savepoint_open = False
+        self.unguarded_writes = 0
+        """Write statements that succeeded outside a savepoint: a job that fails after one
+        cannot be undone alone (the writer then rolls back the whole transaction)."""
         self._log_end: tuple[int, int, list[ChoiceRow]] | None = None
         """(game id, from seq, live choices from there) read with the game row by ``game``,
         for a ``live_choices`` asked next (before any other statement)."""
@@ -557,23 +587,51 @@ class SQLiteTx:
 
     # Every statement is one hand-off to aiosqlite's thread and back.
 
-    async def _all(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    async def _all(
+        self, sql: str, args: Iterable[Any] = (), *, writes: bool = False
+    ) -> list[sqlite3.Row]:
+        if writes:
+            await self._guard()
         self._log_end = None
         self.statements += 1
-        return list(await self._c.execute_fetchall(sql, args))
+        rows = list(await self._c.execute_fetchall(sql, args))
+        if writes and not self.savepoint_open:
+            self.unguarded_writes += 1
+        return rows
 
     async def _one(self, sql: str, args: Iterable[Any] = ()) -> sqlite3.Row | None:
         return next(iter(await self._all(sql, args)), None)
 
-    async def _run(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Cursor:
+    async def _run(
+        self, sql: str, args: Iterable[Any] = (), *, atomic: bool = False
+    ) -> aiosqlite.Cursor:
+        """A write statement. ``atomic``: the job's only write, undone by SQLite itself if it
+        fails (a statement is all or nothing), so it needs no savepoint."""
+        if not atomic:
+            await self._guard()
         self._log_end = None
         self.statements += 1
-        return await self._c.execute(sql, args)
+        cursor = await self._c.execute(sql, args)
+        if not self.savepoint_open:
+            self.unguarded_writes += 1
+        return cursor
 
     async def _run_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self._guard()
         self._log_end = None
         self.statements += 1
         await self._c.executemany(sql, rows)
+        if not self.savepoint_open:
+            self.unguarded_writes += 1
+
+    async def _guard(self) -> None:
+        """Open the job's savepoint before its first write (see ``savepoint``)."""
+        if self.savepoint is not None and not self.savepoint_open:
+            if self.unguarded_writes:
+                raise RuntimeError("a job wrote more after its one atomic write")
+            self.statements += 1
+            await self._c.execute(f"SAVEPOINT {self.savepoint}")
+            self.savepoint_open = True
 
     # -- games and seats -------------------------------------------------------------------
 
@@ -752,9 +810,22 @@ class SQLiteTx:
         )
 
     async def record_move(self, m: MoveWrite) -> None:
+        await self._insert_move(m, LogEnd(m.seq, None, None, None))
+
+    async def record_move_at(self, m: MoveWrite, end: LogEnd) -> bool:
+        try:
+            await self._insert_move(m, end, atomic=True)
+        except sqlite3.IntegrityError as exc:
+            if str(exc) == _MOVED_ON:
+                return False
+            raise
+        return True
+
+    async def _insert_move(self, m: MoveWrite, end: LogEnd, *, atomic: bool = False) -> None:
         # one statement, one hand-off: the trigger of the move_writes view does every write
         await self._run(
-            f"INSERT INTO move_writes ({_MOVE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO move_writes ({_MOVE_COLS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.game_id,
                 m.seq,
@@ -767,7 +838,11 @@ class SQLiteTx:
                 m.to_move,
                 to_db(m.at),
                 int(m.drop_previous),
+                end.digest,
+                end.last_seat,
+                end.last_choice,
             ),
+            atomic=atomic,
         )
 
     async def record_undo(self, u: UndoWrite) -> None:
@@ -849,6 +924,7 @@ class SQLiteTx:
             " AND user_id = ? AND seq = ? AND status = 'sent'), ?)"
             f" RETURNING {_REM_COLS}",
             (game_id, user_id, to_db(due_at), seq, game_id, user_id, seq, to_db(at)),
+            writes=True,
         )
         return _reminder(r)
 

@@ -30,6 +30,9 @@ class Verified:
     log_digest: str
     state_digest: str
     to_move: int | None
+    last_seat: int | None = None
+    """The seat that made the last live choice, when known (a move can then be written without
+    reading the game first: ``PlayMixin._prepared``)."""
 
     def matches(self, row: GameRow) -> bool:
         return self.seq == row.seq and self.log_digest == row.log_digest
@@ -158,5 +161,6 @@ def replay_rows(
     if seq not in snapshots:
         raise Corrupt(f"the latest snapshot (seq {seq}) is missing")
     check_snapshot(snapshots[seq], digest)
-    verified = Verified(seq, log_digest, digest, to_move(state))
+    last_seat = choices[-1].seat if choices else (start[0].last_seat if start else None)
+    verified = Verified(seq, log_digest, digest, to_move(state), last_seat)
     return Replayed(state, verified, text, fill)

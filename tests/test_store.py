@@ -588,3 +588,68 @@ def test_to_move_is_the_decisions_player_along_whole_games():
             if decision is None:
                 break
             state.apply(rng.choice(decision.choices).id)
+
+
+class TestMoveWrittenAhead:
+    """A move of a game this process verified is computed before its transaction and written
+    only if the game is still exactly where the process left it (``Tx.record_move_at``); any
+    change made elsewhere sends it the full way, which says what happened."""
+
+    async def test_a_move_of_a_verified_game_is_one_statement(self, store, backend):
+        if backend != "sqlite":
+            pytest.skip("counts the SQLite store's statements (each a hand-off to its thread)")
+        gid, state = await started_game(store)
+        rng = random.Random(2)
+        for _ in range(3):
+            seat, choice = pick(state, rng)
+            before = store._db.statements
+            state = await store.apply_choice(gid, len(state.history), seat, choice)
+            # BEGIN IMMEDIATE, the move's INSERT, COMMIT (it was 4: the game was read first)
+            assert store._db.statements - before == 3
+        assert (await store.verify_game(gid)).ok
+
+    async def test_a_move_made_by_another_process_is_seen(self, db_location):
+        one, two = await Store.open(db_location), await Store.open(db_location)
+        try:
+            gid, _ = await started_game(one)
+            state = await play(one, gid, random.Random(1), 4)
+            elsewhere, seq = await two.load_state(gid)
+            assert seq == 4
+            seat, choice = pick(elsewhere, random.Random(2))
+            elsewhere = await two.apply_choice(gid, 4, seat, choice)
+            seat, choice = pick(state, random.Random(3))
+            with pytest.raises(StaleMove):  # `one` still had the game at move 4
+                await one.apply_choice(gid, 4, seat, choice)
+            state, seq = await one.load_state(gid)
+            assert seq == 5 and state.digest() == elsewhere.digest()
+            seat, choice = pick(state, random.Random(4))
+            await one.apply_choice(gid, 5, seat, choice)
+            assert [c.seq for c in await two.choices(gid)] == list(range(6))
+            assert (await two.verify_game(gid)).ok
+        finally:
+            await one.close()
+            await two.close()
+
+    async def test_a_game_cancelled_by_another_process_takes_no_move(self, db_location):
+        one, two = await Store.open(db_location), await Store.open(db_location)
+        try:
+            gid, _ = await started_game(one)
+            state = await play(one, gid, random.Random(1), 3)
+            await two.cancel_game(gid)
+            seat, choice = pick(state, random.Random(2))
+            with pytest.raises(GameNotActive):
+                await one.apply_choice(gid, 3, seat, choice)
+            assert len(await one.choices(gid)) == 3
+        finally:
+            await one.close()
+            await two.close()
+
+    async def test_wrong_seat_and_illegal_choice_say_so(self, store):
+        gid, state = await started_game(store)
+        state = await play(store, gid, random.Random(1), 2)
+        player = state.decision.player
+        with pytest.raises(NotYourTurn):
+            await store.apply_choice(gid, 2, (player + 1) % 3, state.decision.choices[0].id)
+        with pytest.raises(IllegalChoice):
+            await store.apply_choice(gid, 2, player, "no such choice")
+        assert (await store.load_state(gid))[1] == 2

@@ -212,9 +212,9 @@ from store import Store
 from store.postgres import PostgresTx
 from store.sqlite import SQLiteTx
 
-def hanging(record_move):
-    async def hang(self, move):
-        await record_move(self, move)  # inside apply_choice's transaction, rows written
+def hanging(record):
+    async def hang(self, *args):
+        await record(self, *args)  # inside apply_choice's transaction, rows written
         print("inside", flush=True)
         time.sleep(600)
     return hang
@@ -222,8 +222,10 @@ def hanging(record_move):
 async def main(path, gid):
     store = await Store.open(path)
     state, seq = await store.load_state(gid)
-    SQLiteTx.record_move = hanging(SQLiteTx.record_move)
-    PostgresTx.record_move = hanging(PostgresTx.record_move)
+    # a move is written by one or the other (record_move_at: computed before its transaction)
+    for tx in (SQLiteTx, PostgresTx):
+        tx.record_move = hanging(tx.record_move)
+        tx.record_move_at = hanging(tx.record_move_at)
     await store.apply_choice(gid, seq, state.decision.player, state.decision.choices[0].id)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))

@@ -133,6 +133,34 @@ class TestDamagedChoiceLog:
         finally:
             await store.close()
 
+    @pytest.mark.parametrize("column", ["choice_id", "seat"])
+    async def test_a_rewritten_last_choice_is_seen_by_a_running_store(self, db_location, column):
+        """The running store writes its next move without reading the game first, only if the
+        last choice row is exactly the one it verified (its digest alone is not enough)."""
+        store = await Store.open(db_location)
+        try:
+            gid, _ = await started_game(store, seed=6)
+            state = await play(store, gid, random.Random(6), 8)
+            seq = len(state.history)
+            last = raw(
+                db_location,
+                f"SELECT seat, choice_id FROM choices WHERE game_id = {gid} AND seq = {seq - 1}",
+            )[0]
+            value = (last[0] + 1) % 3 if column == "seat" else "ws:0:Y1:0"
+            tamper(
+                db_location,
+                drop_rewrite_trigger(db_location),
+                f"UPDATE choices SET {column} = ? WHERE game_id = {gid} AND seq = {seq - 1}",
+                params=(value,),
+            )
+            seat, choice = pick(state, random.Random(1))
+            with pytest.raises(GameBroken):
+                await store.apply_choice(gid, seq, seat, choice)
+            assert (await store.get_game(gid)).status == "broken"
+            assert len(raw(db_location, f"SELECT id FROM choices WHERE game_id = {gid}")) == seq
+        finally:
+            await store.close()
+
     async def test_games_from_before_the_digests_keep_working(self, db_location):
         gid, seq = await game_in_play(db_location)
         # As a game written before migration 6: no digests anywhere.
