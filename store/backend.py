@@ -120,6 +120,22 @@ class MoveWrite:
     at: datetime
     drop_previous: bool
     """Delete the snapshot at ``seq`` (it is not a checkpoint)."""
+    reminder: tuple[int, datetime] | None = None
+    """(user id, due) of the first reminder for the person who decides next, scheduled with
+    the move (after the game's pending reminders are cancelled)."""
+
+
+@dataclass(frozen=True)
+class ReminderFacts:
+    """What decides the first reminder for the seat at ``turn_index`` (``Tx.reminder_facts``):
+    the game's guild and options, the seat, and the settings rows (None where there is none)."""
+
+    guild_id: int
+    options: str
+    user_id: int | None
+    is_ai: bool
+    user: UserSettings | None
+    guild: GuildSettings | None
 
 
 @dataclass(frozen=True)
@@ -219,6 +235,10 @@ class Tx(Protocol):
         """Append the choice, store the new snapshot (dropping the previous one unless it is a
         checkpoint, and all but the first and final ones once over), advance the game, cancel
         its pending reminders."""
+
+    async def reminder_facts(self, game_id: int, turn_index: int) -> ReminderFacts | None:
+        """The facts of the seat at ``turn_index`` and its reminder settings, in one statement;
+        None if the game or the seat is missing."""
 
     async def record_move_at(self, move: MoveWrite, end: LogEnd) -> bool:
         """``record_move``, only if the game is still active and its choice log still ends

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import GameSetup
 
-from .backend import GameRow
+from .backend import GameRow, ReminderFacts
 from .errors import GameBroken, GameNotActive, GameNotFound, LobbyError
 from .models import GameRecord, GuildSettings, SeatRecord, UserSettings
 
@@ -63,11 +63,15 @@ def require_playable(row: GameRow) -> None:
 
 
 def options(row: GameRow) -> dict[str, Any]:
+    return options_of(row.id, row.options)
+
+
+def options_of(game_id: int, text: str) -> dict[str, Any]:
     try:
-        value = json.loads(row.options)
+        value = json.loads(text)
         return value if isinstance(value, dict) else {}
     except (TypeError, ValueError):
-        log.warning("game %s has unreadable options", row.id)
+        log.warning("game %s has unreadable options", game_id)
         return {}
 
 
@@ -153,3 +157,40 @@ def _user_settings(user_id: int, r: Any) -> UserSettings:
 
 def _user_values(s: UserSettings) -> tuple[Any, ...]:
     return (int(s.reminders_enabled), s.ping_mode, s.reminder_hours, s.language)
+
+
+# -- what decides a reminder (one statement: ``Tx.reminder_facts``) ------------------------
+
+_REMINDER_FACTS_COLUMNS = ", ".join(
+    ["g.guild_id", "g.options", "s.user_id", "s.is_ai", "u.user_id"]
+    + ["u." + c for c in _USER_SETTINGS.split(", ")]
+    + ["gs.guild_id"]
+    + ["gs." + c for c in _GUILD_SETTINGS.split(", ")]
+)
+
+
+def reminder_facts_sql(turn_index: str, game_id: str) -> str:
+    """The query of ``Tx.reminder_facts`` with each backend's placeholders."""
+    return (
+        f"SELECT {_REMINDER_FACTS_COLUMNS} FROM games g"
+        f" JOIN seats s ON s.game_id = g.id AND s.turn_index = {turn_index}"
+        " LEFT JOIN user_settings u ON u.user_id = s.user_id"
+        " LEFT JOIN guild_settings gs ON gs.guild_id = g.guild_id"
+        f" WHERE g.id = {game_id}"
+    )
+
+
+def _reminder_facts(r: Any) -> ReminderFacts:
+    values = tuple(r)
+    guild_id, options_text, user_id, is_ai, settings_user = values[:5]
+    users = len(_USER_SETTINGS.split(", "))
+    user_values, settings_guild = values[5 : 5 + users], values[5 + users]
+    guild_values = values[6 + users :]
+    return ReminderFacts(
+        guild_id=guild_id,
+        options=options_text,
+        user_id=user_id,
+        is_ai=bool(is_ai),
+        user=None if settings_user is None else _user_settings(settings_user, user_values),
+        guild=None if settings_guild is None else _guild_settings(settings_guild, guild_values),
+    )

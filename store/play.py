@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from engine import GameSetup, GameState, IllegalChoice, replay
@@ -28,8 +28,7 @@ from engine import GameSetup, GameState, IllegalChoice, replay
 from . import choicelog, codec
 from .backend import ChoiceRow, GameRow, LogEnd, MoveWrite, SnapshotRow, Tx, UndoWrite
 from .base import StoreBase
-from .common import CHECKPOINT_EVERY, Corrupt, found, require_playable, setup_of
-from .common import options as game_options
+from .common import CHECKPOINT_EVERY, Corrupt, found, options_of, require_playable, setup_of
 from .errors import CannotUndo, GameBroken, GameNotActive, NotYourTurn, StaleMove, StoreError
 from .models import ChoiceRecord, GuildSettings, SeatRecord, UserSettings
 from .verify import Replayed, Verified, replay_rows, to_move
@@ -212,12 +211,19 @@ class PlayMixin(StoreBase):
         """
         at = self._at(now)
         await self._warm(game_id)
-        ready = None if remind else self._prepared(game_id, expected_seq, seat, choice_id, at)
+        ready = self._prepared(game_id, expected_seq, seat, choice_id, at)
 
         async def move(tx: Tx) -> GameState:
-            if ready is not None and await tx.record_move_at(ready.write, ready.end):
-                tx.after_commit(lambda: self._verified.put(game_id, ready.verified, ready.state))
-                return ready.state
+            if ready is not None:
+                write = ready.write
+                if remind:  # a read: nothing to undo if the write below does not happen
+                    reminder = await self._next_reminder(tx, game_id, ready.verified.to_move, at)
+                    write = replace(write, reminder=reminder)
+                if await tx.record_move_at(write, ready.end):
+                    tx.after_commit(
+                        lambda: self._verified.put(game_id, ready.verified, ready.state)
+                    )
+                    return ready.state
             # the full way: read and lock the game, check it, and apply the choice here
             game = found(await tx.game(game_id, lock=True))
             require_playable(game)
@@ -233,9 +239,10 @@ class PlayMixin(StoreBase):
             new.apply(choice_id)  # IllegalChoice propagates; the transaction rolls back
             text, digest = codec.encode(new)
             verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
-            await tx.record_move(write)
             if remind:
-                await self._remind_next(tx, game, verified, at)
+                reminder = await self._next_reminder(tx, game_id, verified.to_move, at)
+                write = replace(write, reminder=reminder)
+            await tx.record_move(write)
             tx.after_commit(lambda: self._verified.put(game_id, verified, new))
             return new
 
@@ -335,7 +342,10 @@ class PlayMixin(StoreBase):
                     )
                 )
                 if remind:
-                    await self._remind_next(tx, now_game, verified, at)
+                    reminder = await self._next_reminder(tx, game_id, verified.to_move, at)
+                    if reminder is not None:
+                        user_id, due = reminder
+                        await tx.insert_reminder(game_id, user_id, due, verified.seq, at)
                 tx.after_commit(lambda: self._verified.put(game_id, verified, previous))
                 return previous
 
@@ -369,29 +379,29 @@ class PlayMixin(StoreBase):
 
     # ------------------------------------------------------------------ reminders in a move
 
-    async def _remind_next(self, tx: Tx, game: GameRow, verified: Verified, at: datetime) -> None:
-        if verified.to_move is None:
-            return
-        seat = next((s for s in await tx.seats(game.id) if s.turn_index == verified.to_move), None)
-        if seat is None or seat.is_ai or seat.user_id is None:
-            return
-        enabled, hours = await reminder_delay(tx, game, seat.user_id)
-        if enabled:
-            await tx.insert_reminder(
-                game.id, seat.user_id, at + timedelta(hours=hours), verified.seq, at
-            )
-
-
-async def reminder_delay(tx: Tx, game: GameRow, user_id: int) -> tuple[bool, float]:
-    """(reminders on, hours) for a user in a game: the game's ``reminder_hours`` option, else
-    the user's setting, else the guild's."""
-    guild = await tx.guild_settings(game.guild_id) or GuildSettings(game.guild_id)
-    user = await tx.user_settings(user_id) or UserSettings(user_id)
-    hours = user.reminder_hours or guild.reminder_hours
-    game_hours = game_options(game).get("reminder_hours")
-    if isinstance(game_hours, int | float) and not isinstance(game_hours, bool) and game_hours > 0:
-        hours = float(game_hours)
-    return user.reminders_enabled, hours
+    async def _next_reminder(
+        self, tx: Tx, game_id: int, to_move: int | None, at: datetime
+    ) -> tuple[int, datetime] | None:
+        """(user id, due) of the first reminder for the person who decides next: none for an
+        AI seat, a finished game, or a user who turned reminders off; due after the game's
+        ``reminder_hours`` option, else the user's, else the guild's setting."""
+        if to_move is None:
+            return None
+        facts = await tx.reminder_facts(game_id, to_move)
+        if facts is None or facts.is_ai or facts.user_id is None:
+            return None
+        user = facts.user or UserSettings(facts.user_id)
+        if not user.reminders_enabled:
+            return None
+        hours = user.reminder_hours or (facts.guild or GuildSettings(facts.guild_id)).reminder_hours
+        game_hours = options_of(game_id, facts.options).get("reminder_hours")
+        if (
+            isinstance(game_hours, int | float)
+            and not isinstance(game_hours, bool)
+            and game_hours > 0
+        ):
+            hours = float(game_hours)
+        return facts.user_id, at + timedelta(hours=hours)
 
 
 # ---------------------------------------------------------------------- pure helpers

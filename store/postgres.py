@@ -29,6 +29,7 @@ from .backend import (
     GameRow,
     LogEnd,
     MoveWrite,
+    ReminderFacts,
     SettingsDump,
     SnapshotRow,
     UndoWrite,
@@ -38,9 +39,11 @@ from .common import (
     _USER_SETTINGS,
     _guild_settings,
     _guild_values,
+    _reminder_facts,
     _set_excluded,
     _user_settings,
     _user_values,
+    reminder_facts_sql,
 )
 from .errors import MigrationError, SchemaTooNew
 from .models import (
@@ -387,6 +390,13 @@ class PostgresTx:
             m.drop_previous,
             m.to_move,
         )
+        if m.reminder is not None:  # after the cancelling above (a statement of its own)
+            user_id, due = m.reminder
+            await self.insert_reminder(m.game_id, user_id, due, m.seq + 1, m.at)
+
+    async def reminder_facts(self, game_id: int, turn_index: int) -> ReminderFacts | None:
+        r = await self._c.fetchrow(reminder_facts_sql("$1", "$2"), turn_index, game_id)
+        return None if r is None else _reminder_facts(r)
 
     async def record_move_at(self, m: MoveWrite, end: LogEnd) -> bool:
         game = await self.game(m.game_id, lock=True)

@@ -60,6 +60,7 @@ from .backend import (
     GameRow,
     LogEnd,
     MoveWrite,
+    ReminderFacts,
     SettingsDump,
     SnapshotRow,
     UndoWrite,
@@ -70,9 +71,11 @@ from .common import (
     EPOCH,
     _guild_settings,
     _guild_values,
+    _reminder_facts,
     _set_excluded,
     _user_settings,
     _user_values,
+    reminder_facts_sql,
 )
 from .errors import MigrationError, SchemaTooNew, StoreError
 from .models import (
@@ -116,7 +119,7 @@ _GAME_AND_LOG_END = (
 
 _MOVE_COLS = (
     "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous,"
-    " end_digest, end_seat, end_choice"
+    " end_digest, end_seat, end_choice, remind_user, remind_due"
 )
 _MOVED_ON = "store: the game is no longer where this process left it"
 MOVE_WRITES = (
@@ -151,6 +154,13 @@ MOVE_WRITES = (
         WHERE id = NEW.game_id;
         UPDATE reminders SET status = 'cancelled'
         WHERE game_id = NEW.game_id AND status = 'pending';
+        -- the next person's first reminder (``insert_reminder``'s row)
+        INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)
+        SELECT NEW.game_id, NEW.remind_user, NEW.remind_due, NEW.seq + 1,
+            1 + (SELECT COUNT(*) FROM reminders WHERE game_id = NEW.game_id
+                AND user_id = NEW.remind_user AND seq = NEW.seq + 1 AND status = 'sent'),
+            NEW.at
+        WHERE NEW.remind_user IS NOT NULL;
     END
     """,
 )
@@ -812,6 +822,10 @@ class SQLiteTx:
     async def record_move(self, m: MoveWrite) -> None:
         await self._insert_move(m, LogEnd(m.seq, None, None, None))
 
+    async def reminder_facts(self, game_id: int, turn_index: int) -> ReminderFacts | None:
+        r = await self._one(reminder_facts_sql("?", "?"), (turn_index, game_id))
+        return None if r is None else _reminder_facts(r)
+
     async def record_move_at(self, m: MoveWrite, end: LogEnd) -> bool:
         try:
             await self._insert_move(m, end, atomic=True)
@@ -825,7 +839,7 @@ class SQLiteTx:
         # one statement, one hand-off: the trigger of the move_writes view does every write
         await self._run(
             f"INSERT INTO move_writes ({_MOVE_COLS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.game_id,
                 m.seq,
@@ -841,6 +855,8 @@ class SQLiteTx:
                 end.digest,
                 end.last_seat,
                 end.last_choice,
+                None if m.reminder is None else m.reminder[0],
+                None if m.reminder is None else to_db(m.reminder[1]),
             ),
             atomic=atomic,
         )

@@ -608,6 +608,36 @@ class TestMoveWrittenAhead:
             assert store._db.statements - before == 3
         assert (await store.verify_game(gid)).ok
 
+    async def test_a_click_is_four_statements_and_schedules_the_same_reminder(
+        self, store, backend, monkeypatch
+    ):
+        """A click (``remind=True``): BEGIN, the reminder's facts, the move's INSERT, COMMIT;
+        its reminders are those of the full way, move for move."""
+        await store.set_guild_settings(1, reminder_hours=6)
+        await store.set_user_settings(1001, reminder_hours=2)
+        await store.set_user_settings(1002, reminders_enabled=False)
+
+        async def clicks(prepared: bool) -> list[tuple[int, int, int, datetime, str]]:
+            gid, state = await started_game(store, seed=8, channel_id=int(prepared))
+            rng = random.Random(8)
+            for seq in range(12):
+                seat, choice = pick(state, rng)
+                before = getattr(store._db, "statements", 0)
+                state = await store.apply_choice(
+                    gid, seq, seat, choice, now=T0 + timedelta(minutes=seq), remind=True
+                )
+                if backend == "sqlite" and prepared and seq > 0:
+                    assert store._db.statements - before == 4
+            return [
+                (r.user_id, r.seq, r.attempt, r.due_at, r.status)
+                for r in await store.reminders(gid)
+            ]
+
+        ahead = await clicks(True)
+        monkeypatch.setattr(type(store), "_prepared", lambda *args: None)  # the full way only
+        assert await clicks(False) == ahead
+        assert any(status == "pending" for *_, status in ahead)
+
     async def test_a_move_made_by_another_process_is_seen(self, db_location):
         one, two = await Store.open(db_location), await Store.open(db_location)
         try:
