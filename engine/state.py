@@ -182,7 +182,8 @@ class GameState:
     addition_supply: int = 0
     universities: dict[str, str] = field(default_factory=dict)  # city -> University tile
     university_discs: dict[str, list[int]] = field(default_factory=dict)  # bottom first
-    rooms: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    # per Meeting room its spaces, left to right: a stack of seats (bottom first), or None if empty
+    rooms: list[list[list[int] | None]] = field(default_factory=lambda: [[], [], [], []])
     room_science: list[str] = field(default_factory=list)
     lectures: dict[str, list[int]] = field(default_factory=dict)  # "i:level" -> seats
     objectives: list[str] = field(default_factory=list)  # per area
@@ -235,6 +236,8 @@ class GameState:
         }
         kwargs["setup"] = GameSetup.from_dict(d["setup"])
         kwargs["players"] = [PlayerState(**p) for p in d["players"]]
+        if edition is None:
+            return cls(**kwargs)  # __post_init__ looks the edition up
         return cls(**kwargs, edition=edition)
 
     def to_json(self) -> str:
