@@ -4,7 +4,7 @@ Publish or Build, and the end of a turn."""
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
 from engine import vocabulary as V
@@ -142,7 +142,7 @@ def _workshop_move(s: int, die: str, moves: int) -> tuple[str, str]:
 
 # space -> {die: (pips, its move one space, its move two spaces)}: the Workshop turn's choices,
 # asked for every die at every turn
-_WORKSHOP_MOVES: list[dict[str, tuple[int, tuple[str, str], tuple[str, str]]]] = [
+_WORKSHOP_MOVES: Final[list[dict[str, tuple[int, tuple[str, str], tuple[str, str]]]]] = [
     {die: (PIPS[die], _workshop_move(s, die, 1), _workshop_move(s, die, 2)) for die in DIE_NAMES}
     for s in range(6)
 ]
@@ -219,9 +219,9 @@ def choices_turn(st: GameState, step: Step) -> Choices:
 
 
 # the steps that end every turn
-_END = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+_END: Final = ("publish_or_build", "objectives", "hand_limit", "end_turn")
 # the main action of an action area (Ada's Study's is two steps: see resolve_turn)
-_MAIN_ACTION = {"travel": "travel_move", "meetings": "meet_room", "institutions": "lecture"}
+_MAIN_ACTION: Final = {"travel": "travel_move", "meetings": "meet_room", "institutions": "lecture"}
 
 
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
@@ -331,7 +331,7 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
 
 
 # the Workshop turn's steps after the push
-_AFTER_PUSH = (
+_AFTER_PUSH: Final = (
     "ws_bonus",
     "ws_refill",
     "ws_adjust",
@@ -463,7 +463,9 @@ def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None
 # -- Actions turn ------------------------------------------------------------------------
 
 
-_MILL_SLOTS = [(MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)]
+_MILL_SLOTS: Final = [
+    (MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)
+]
 
 
 def choices_mill_place(st: GameState, step: Step) -> Choices:
@@ -568,7 +570,7 @@ def _affordable_assignments(st: GameState) -> list[int]:
     ]
 
 
-_STUDY_ITEMS = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
+_STUDY_ITEMS: Final = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
 
 
 def _study_item_choices(st: GameState, exclude: list[str]) -> Choices:
@@ -966,7 +968,7 @@ def _publish_possible(st: GameState, area: str) -> bool:
     return (any(p.store) or any(p.mill)) and any(st.workshop)
 
 
-PUBLISH_TEXT = {
+PUBLISH_TEXT: Final = {
     "workshop": "advance Steam one space (paying its Coal)",
     "study": "stack a disc on one of your discs and take that area's level I advanced action",
     "travel": "change your dice by up to 4 pips",
@@ -975,7 +977,9 @@ PUBLISH_TEXT = {
 }
 
 
-_PUBLISH = {area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()}
+_PUBLISH: Final = {
+    area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()
+}
 
 
 def _build_options(st: GameState) -> Choices:
@@ -1022,7 +1026,7 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
 
 
 # the step of each area's Publish (see PUBLISH_TEXT)
-_PUBLISH_STEP: dict[str, Step] = {
+_PUBLISH_STEP: Final[dict[str, Step]] = {
     "workshop": {"op": "steam", "free": False, "forced": True},
     "study": {"op": "stack_disc", "publish": True},
     "travel": {"op": "pips", "left": 4},
@@ -1037,7 +1041,9 @@ def choices_gear_place(st: GameState, step: Step) -> Choices:
     return [_GEAR_SPACES[pos] for pos in _open_gear_spaces(st.me)]
 
 
-_GEAR_SPACES = [(GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)]
+_GEAR_SPACES: Final = [
+    (GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)
+]
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
