@@ -37,6 +37,7 @@ from cogs.base import make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
 from cogs.service import GameService
+from engine import compiled as engine_build
 from store import Store
 
 log = logging.getLogger("adas_dream.bot")
@@ -75,6 +76,7 @@ class AdaBot(commands.Bot):
     async def setup_hook(self) -> None:
         from store.config import redact
 
+        log.info("rules engine: %s", engine_build.describe())  # pure Python, or compiled
         log.info("opening the database %s (and applying migrations)", redact(self.ada.db_path))
         self.ada.store = await Store.open(self.ada.db_path)
         log.info("database schema version %s", await self.ada.store.schema_version())

@@ -3,6 +3,10 @@
 Run: .venv/bin/python bench/bench_engine.py [--games 200]   (pin it to one core: taskset -c 1 ...)
 Prints figures; it is not a test. Measure on an otherwise idle machine, or compare old and new
 code in alternating runs and take medians.
+
+It measures the engine this checkout runs, and says which: pure Python (the default), or the
+modules compiled by scripts/build-engine (engine/compiled.py). To compare the two, alternate
+runs with `scripts/build-engine` and `scripts/build-engine --clean` in between.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import random
 import statistics
 import time
 
-from engine import GameSetup, GameState, new_game
+from engine import GameSetup, GameState, compiled, new_game
 from engine.rules import apply, legal_choices
 
 
@@ -33,6 +37,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
 
+    print(f"engine: {compiled.describe()}")
     new_game(GameSetup(players=args.players))  # the edition's one-time load is not a game's cost
     start = time.perf_counter()
     cpu_start = time.process_time()

@@ -13,12 +13,30 @@ rules version (engine.versions). Choice ids are a stored format: engine.choices 
 them (`state.decision.parse(choice_id)`).
 
 No Discord, SQL or Pillow here: this package can be tested, replayed and benchmarked alone.
+
+The engine is pure Python. `scripts/build-engine` can compile its hot modules with mypyc for
+speed (opt-in); `COMPILED` says which path runs, `engine.compiled.describe()` in words.
 """
 
-from engine.rules import new_game, replay
-from engine.state import Choice, Decision, GameSetup, GameState, IllegalChoice, PlayerState
+from engine import compiled
+
+compiled.choose()  # first: whether the modules below load compiled or from their sources
+
+from engine.rules import new_game, replay  # noqa: E402
+from engine.state import (  # noqa: E402
+    Choice,
+    Decision,
+    GameSetup,
+    GameState,
+    IllegalChoice,
+    PlayerState,
+)
+
+COMPILED = compiled.loaded()
+"""True when the engine runs its mypyc-compiled modules, False on pure Python."""
 
 __all__ = [
+    "COMPILED",
     "Choice",
     "Decision",
     "GameSetup",

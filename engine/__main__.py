@@ -67,7 +67,9 @@ def _make(name: str, args: argparse.Namespace) -> Policy:
 def _summary(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
     """Win rates and score distributions, per policy and per seat (turn order)."""
     by_policy: dict[str, dict[str, Any]] = {}
-    by_seat = [{"seat": s + 1, "wins": 0, "totals": []} for s in range(players)]
+    by_seat: list[dict[str, Any]] = [
+        {"seat": s + 1, "wins": 0, "totals": []} for s in range(players)
+    ]
     for game in games:
         for seat, (policy, row) in enumerate(zip(game["policies"], game["scores"], strict=True)):
             entry = by_policy.setdefault(
@@ -158,7 +160,7 @@ def selfplay(args: argparse.Namespace, out: Any) -> int:
         if not args.json:
             _print_game(game, out)
     elapsed = time.perf_counter() - start
-    timing = {
+    timing: dict[str, Any] = {
         "seconds": round(elapsed, 3),
         "games_per_second": round(args.games / elapsed, 3) if elapsed else None,
         "decisions_per_second": {

@@ -141,7 +141,8 @@ def _deep(value: Any) -> Any:
 
 def _make_copier(cls: type, how: dict[str, str], signature: str, **names: Any) -> Any:
     """Compile `def copy(signature)` returning a new `cls` with each field copied as `how` says."""
-    body = [f"def copy({signature}):", "    new = object.__new__(cls)"]
+    # cls.__new__, not object.__new__: a class compiled with mypyc allocates its own instances
+    body = [f"def copy({signature}):", "    new = cls.__new__(cls)"]
     for f in fields(cls):
         expression = re.sub(r"\bv\b", f"src.{f.name}", how.get(f.name, "_deep(v)"))
         body.append(f"    new.{f.name} = {expression}")

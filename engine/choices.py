@@ -218,10 +218,10 @@ def decode(text):
     return cls
 
 
-def form(pattern: str) -> Callable[[type], type[ChoiceValue]]:
+def form(pattern: str) -> Callable[[type[ChoiceValue]], type[ChoiceValue]]:
     """Class decorator: a frozen dataclass whose PATTERN parses and prints it."""
 
-    def make(cls: type) -> type[ChoiceValue]:
+    def make(cls: type[ChoiceValue]) -> type[ChoiceValue]:
         cls.PATTERN = pattern
         return _compile(dataclass(frozen=True, slots=True)(cls))
 
@@ -736,7 +736,8 @@ class Location(NamedTuple):
     """"uni" a University, "room" a Meeting room, "lec" a Lecture space, "obj" an Objective."""
     city: str | None = None
     """The University's city."""
-    index: int | None = None
+    # (the field hides tuple.index, which no one calls on a Location)
+    index: int | None = None  # type: ignore[assignment]
     """The Meeting room, the Institution (of a Lecture space) or the Objective's action area."""
     level: int | None = None
     """The Lecture space's level."""

@@ -3,7 +3,7 @@ discs on the main board are."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine import rng
 from engine.choices import Skip
@@ -18,10 +18,10 @@ from engine.versions import rule
 
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
-AUTO = None  # returned by a choices_ function: resolve this step without asking
-SKIP = (Skip.ID, "Skip")
-RESOURCES = ("money", "coal", "brass", "books")
-AREA_TITLE = {
+AUTO: Final = None  # returned by a choices_ function: resolve this step without asking
+SKIP: Final = (Skip.ID, "Skip")
+RESOURCES: Final = ("money", "coal", "brass", "books")
+AREA_TITLE: Final = {
     "workshop": "Workshop",
     "study": "Ada's Study",
     "travel": "Travel",

@@ -400,7 +400,7 @@ class Edition:
         if self.document is None:
             raise ValueError("this edition has no document")
         container, key = _slot(self.document, path)
-        value = container.get(key) if isinstance(container, dict) else container[key]
+        value: Any = container.get(key) if isinstance(container, dict) else container[key]
         return copy.deepcopy(value["value"] if _is_marked(value) else value)
 
     # -- lookups the rules use -------------------------------------------------------------
@@ -489,6 +489,7 @@ def _slot(doc: dict[str, Any], path: str) -> tuple[Any, Any]:
     if not parts:
         raise ValueError(f"empty edit path {path!r}")
     node: Any = doc
+    key_or_index: int | str
     for i, part in enumerate(parts):
         if _is_marked(node) and part != "value":
             node = node["value"]  # a marked value is edited through its mark
@@ -505,15 +506,15 @@ def _slot(doc: dict[str, Any], path: str) -> tuple[Any, Any]:
                 if not found:
                     raise ValueError(f"{path}: no item {key!r}")
                 index = found[0]
-            container, key_or_index = node, index
+            key_or_index = index
         else:
             last = i == len(parts) - 1
             if not isinstance(node, dict) or (part not in node and not last):
                 raise ValueError(f"{path}: no {part!r} there")
-            container, key_or_index = node, part
+            key_or_index = part
         if i == len(parts) - 1:
-            return container, key_or_index
-        node = container[key_or_index]
+            return node, key_or_index
+        node = node[key_or_index]
     raise AssertionError("unreachable")
 
 

@@ -89,7 +89,7 @@ class Checks:
 
     def arguments(self, kinds: dict[str, Any], table: dict[str, Any], need: Need, field: str):
         """An Objective condition's or Program criteria's kind and arguments."""
-        kind = table.get("kind")
+        kind: Any = table.get("kind")  # unchecked file content
         if not need(kind in kinds, field, f"unknown kind {kind!r}"):
             return
         spec = kinds[kind]

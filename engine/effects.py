@@ -4,6 +4,7 @@ are lists of these steps (see engine.edition and engine.vocabulary)."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from engine import sentences as S
 from engine import vocabulary as V
@@ -300,7 +301,7 @@ def choices_study_item(st: GameState, step: Step) -> Choices:
     return _picked_choices(step, _study_item_choices(st, []))
 
 
-_ASSIGNMENT = StudyItem.encode("assignment")
+_ASSIGNMENT: Final = StudyItem.encode("assignment")
 
 
 def resolve_study_item(st: GameState, step: Step, choice: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import vocabulary as V
 from engine.mill import LINE_DICE, LINE_GEARS
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # Research, Steam, the Partner supply once back to eight). Rules version 2 checks the Objectives
 # after each of them (`turn.claim_objectives`); a new condition reading something else must add
 # the steps that change it here.
-OBJECTIVE_STEPS = frozenset(
+OBJECTIVE_STEPS: Final = frozenset(
     {
         "place_disc",
         "move_disc_to",

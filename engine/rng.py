@@ -6,7 +6,9 @@ exactly where they stopped, and the JSON stays small (Python's Mersenne Twister 
 
 from __future__ import annotations
 
-_MASK = (1 << 64) - 1
+from typing import Final
+
+_MASK: Final = (1 << 64) - 1
 
 
 def next_u64(seed: int) -> tuple[int, int]:

@@ -78,7 +78,7 @@ class Sentence:
 
     def say(self, **fields: Any) -> str:
         """The English line (the stored text)."""
-        return self.text.format(**fields)
+        return self.text.format_map(fields)
 
 
 # -- lines of no player (rules.py) ------------------------------------------------------------

@@ -13,23 +13,25 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from engine.choices import ChoiceValue
 from engine.choices import parse as parse_choice
 from engine.edition import FIRST_EDITION, NAME_PATTERN, Edition, default_edition_name, edition
 from engine.versions import LATEST_RULES, RULES_VERSIONS
 
-AREAS = ["study", "travel", "meetings", "institutions"]
-AREA_COLOUR = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
-COLOUR_AREA = {c: a for a, c in AREA_COLOUR.items()}
-COLOUR_NAMES = {"Y": "yellow", "B": "blue", "G": "green", "P": "purple", "K": "grey"}
-TRACK_NAMES = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institutions"}
-MILL_LINES = ["row0", "row1", "row2", "col0", "col1", "col2"]
+AREAS: Final = ["study", "travel", "meetings", "institutions"]
+AREA_COLOUR: Final = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
+COLOUR_AREA: Final = {c: a for a, c in AREA_COLOUR.items()}
+COLOUR_NAMES: Final = {"Y": "yellow", "B": "blue", "G": "green", "P": "purple", "K": "grey"}
+TRACK_NAMES: Final = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institutions"}
+MILL_LINES: Final = ["row0", "row1", "row2", "col0", "col1", "col2"]
 
 
-DIE_NAMES = {f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)}
-PIPS = {die: int(die[1]) for die in DIE_NAMES}  # 'Y5' -> 5
+DIE_NAMES: Final = {
+    f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)
+}
+PIPS: Final = {die: int(die[1]) for die in DIE_NAMES}  # 'Y5' -> 5
 
 
 def die_name(die: str) -> str:
@@ -38,7 +40,7 @@ def die_name(die: str) -> str:
 
 
 # GameState fields that are not game data: never serialised.
-NOT_SERIALISED = ("pending_choices", "edition")
+NOT_SERIALISED: Final = ("pending_choices", "edition")
 
 
 class IllegalChoice(ValueError):
@@ -188,7 +190,8 @@ class GameState:
     addition_supply: int = 0
     universities: dict[str, str] = field(default_factory=dict)  # city -> University tile
     university_discs: dict[str, list[int]] = field(default_factory=dict)  # bottom first
-    rooms: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    # per Meeting room its spaces, left to right: a stack of seats (bottom first), or None if empty
+    rooms: list[list[list[int] | None]] = field(default_factory=lambda: [[], [], [], []])
     room_science: list[str] = field(default_factory=list)
     lectures: dict[str, list[int]] = field(default_factory=dict)  # "i:level" -> seats
     objectives: list[str] = field(default_factory=list)  # per area
@@ -241,6 +244,8 @@ class GameState:
         }
         kwargs["setup"] = GameSetup.from_dict(d["setup"])
         kwargs["players"] = [PlayerState(**p) for p in d["players"]]
+        if edition is None:
+            return cls(**kwargs)  # __post_init__ looks the edition up
         return cls(**kwargs, edition=edition)
 
     def to_json(self) -> str:

@@ -4,7 +4,7 @@ Publish or Build, and the end of a turn."""
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
 from engine import vocabulary as V
@@ -133,23 +133,17 @@ def _area_possible(st: GameState, area: str) -> bool:
     return False
 
 
+def _workshop_move(s: int, die: str, moves: int) -> tuple[str, str]:
+    """The Workshop turn's choice moving `die` from space `s` one or two spaces."""
+    how_far = " two spaces (1 Coal)" if moves == 2 else ""
+    label = f"Workshop: move {die_name(die)} from space {s + 1}{how_far}"
+    return WorkshopMove.encode(s, die, moves), label
+
+
 # space -> {die: (pips, its move one space, its move two spaces)}: the Workshop turn's choices,
 # asked for every die at every turn
-_WORKSHOP_MOVES = [
-    {
-        die: (
-            PIPS[die],
-            *(
-                (
-                    WorkshopMove.encode(s, die, moves),
-                    f"Workshop: move {die_name(die)} from space {s + 1}"
-                    + (" two spaces (1 Coal)" if moves == 2 else ""),
-                )
-                for moves in (1, 2)
-            ),
-        )
-        for die in DIE_NAMES
-    }
+_WORKSHOP_MOVES: Final[list[dict[str, tuple[int, tuple[str, str], tuple[str, str]]]]] = [
+    {die: (PIPS[die], _workshop_move(s, die, 1), _workshop_move(s, die, 2)) for die in DIE_NAMES}
     for s in range(6)
 ]
 
@@ -200,10 +194,10 @@ def choices_turn(st: GameState, step: Step) -> Choices:
     if None in p.mill:
         # each area a Store die could take (a grey die any) is checked once, when first asked
         possible: dict[str, bool] = {}
-        for i, die in enumerate(store):
-            if die is None or die in store[:i]:
+        for i, store_die in enumerate(store):
+            if store_die is None or store_die in store[:i]:
                 continue
-            for area, action in _store_actions(i, die):
+            for area, action in _store_actions(i, store_die):
                 ok = possible.get(area)
                 if ok is None:
                     ok = possible[area] = _area_possible(st, area)
@@ -225,9 +219,9 @@ def choices_turn(st: GameState, step: Step) -> Choices:
 
 
 # the steps that end every turn
-_END = ("publish_or_build", "objectives", "hand_limit", "end_turn")
+_END: Final = ("publish_or_build", "objectives", "hand_limit", "end_turn")
 # the main action of an action area (Ada's Study's is two steps: see resolve_turn)
-_MAIN_ACTION = {"travel": "travel_move", "meetings": "meet_room", "institutions": "lecture"}
+_MAIN_ACTION: Final = {"travel": "travel_move", "meetings": "meet_room", "institutions": "lecture"}
 
 
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
@@ -244,13 +238,13 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         _say(st, S.WORKSHOP_TURN, die=die_name(die), space=s + 1, to=dest + 1)
         push(st, "ws_push", *end)
     elif isinstance(value, StoreAction):
-        i, area = value.slot, value.area
-        die = p.store[i]
-        assert die is not None
-        area = area or COLOUR_AREA[die[0]]
+        i = value.slot
+        used = p.store[i]
+        assert used is not None
+        area = value.area or COLOUR_AREA[used[0]]
         p.store[i] = None
-        st.ctx = {"type": "actions", "area": area, "die": die}
-        _say(st, S.ACTIONS_TURN, die=die_name(die), area=AREA_TITLE[area])
+        st.ctx = {"type": "actions", "area": area, "die": used}
+        _say(st, S.ACTIONS_TURN, die=die_name(used), area=AREA_TITLE[area])
         if area != "study":
             push(st, "mill_place", _MAIN_ACTION[area], "turn_advanced", *end)
         # actions-turn: "After your Study reward ... do the same with the Assignment display"
@@ -337,7 +331,7 @@ def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
 
 
 # the Workshop turn's steps after the push
-_AFTER_PUSH = (
+_AFTER_PUSH: Final = (
     "ws_bonus",
     "ws_refill",
     "ws_adjust",
@@ -469,7 +463,9 @@ def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None
 # -- Actions turn ------------------------------------------------------------------------
 
 
-_MILL_SLOTS = [(MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)]
+_MILL_SLOTS: Final = [
+    (MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)
+]
 
 
 def choices_mill_place(st: GameState, step: Step) -> Choices:
@@ -509,7 +505,7 @@ def _advanced_steps(st: GameState, area: str, level: int, ref: str | None = None
         key = ref or _ref_lecture(st)
         if key is None:
             return [{"op": "lower_space", "inst": None, "below": 2}]
-        i, lvl = (int(x) for x in key.split(":"))
+        i, lvl = map(int, key.split(":"))
         return [{"op": "lower_space", "inst": i if level == 1 else None, "below": lvl}]
     return []
 
@@ -574,7 +570,7 @@ def _affordable_assignments(st: GameState) -> list[int]:
     ]
 
 
-_STUDY_ITEMS = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
+_STUDY_ITEMS: Final = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
 
 
 def _study_item_choices(st: GameState, exclude: list[str]) -> Choices:
@@ -954,9 +950,9 @@ def resolve_place_disc(st: GameState, step: Step, choice: str | None) -> None:
 # -- Publish or Build ----------------------------------------------------------------------
 
 
-def _publish_possible(st: GameState, area: str | None) -> bool:
+def _publish_possible(st: GameState, area: str) -> bool:
     p = st.me
-    if area is None or p.books < 1:
+    if p.books < 1:
         return False
     if area == "workshop":
         return (
@@ -972,7 +968,7 @@ def _publish_possible(st: GameState, area: str | None) -> bool:
     return (any(p.store) or any(p.mill)) and any(st.workshop)
 
 
-PUBLISH_TEXT = {
+PUBLISH_TEXT: Final = {
     "workshop": "advance Steam one space (paying its Coal)",
     "study": "stack a disc on one of your discs and take that area's level I advanced action",
     "travel": "change your dice by up to 4 pips",
@@ -981,7 +977,9 @@ PUBLISH_TEXT = {
 }
 
 
-_PUBLISH = {area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()}
+_PUBLISH: Final = {
+    area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()
+}
 
 
 def _build_options(st: GameState) -> Choices:
@@ -1004,9 +1002,9 @@ def _build_gear(ed: Edition, gear: str) -> tuple[dict[str, int], tuple[str, str]
 
 
 def choices_publish_or_build(st: GameState, step: Step) -> Choices:
-    area = st.ctx.get("area")
+    area = st.ctx.get("area")  # None: a turn without an action area (no turn possible)
     out = _build_options(st)
-    if _publish_possible(st, area):
+    if area is not None and _publish_possible(st, area):
         out.insert(0, _PUBLISH[area])
     if out:
         out.append((Skip.ID, "Neither Publish nor Build"))
@@ -1024,16 +1022,17 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
     p.books -= 1
     area = st.ctx["area"]
     _say(st, S.PUBLISHES, area=AREA_TITLE[area])
-    push(
-        st,
-        {
-            "workshop": {"op": "steam", "free": False, "forced": True},
-            "study": {"op": "stack_disc", "publish": True},
-            "travel": {"op": "pips", "left": 4},
-            "meetings": {"op": "take_multiplier"},
-            "institutions": {"op": "swap_die"},
-        }[area],
-    )
+    push(st, _PUBLISH_STEP[area])
+
+
+# the step of each area's Publish (see PUBLISH_TEXT)
+_PUBLISH_STEP: Final[dict[str, Step]] = {
+    "workshop": {"op": "steam", "free": False, "forced": True},
+    "study": {"op": "stack_disc", "publish": True},
+    "travel": {"op": "pips", "left": 4},
+    "meetings": {"op": "take_multiplier"},
+    "institutions": {"op": "swap_die"},
+}
 
 
 def choices_gear_place(st: GameState, step: Step) -> Choices:
@@ -1042,7 +1041,9 @@ def choices_gear_place(st: GameState, step: Step) -> Choices:
     return [_GEAR_SPACES[pos] for pos in _open_gear_spaces(st.me)]
 
 
-_GEAR_SPACES = [(GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)]
+_GEAR_SPACES: Final = [
+    (GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)
+]
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:

@@ -13,7 +13,7 @@ Version 2: the rules audit of issue 20, each item checked against the rulebook t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from engine.state import GameState
@@ -22,7 +22,7 @@ RULES_VERSIONS = (1, 2)
 LATEST_RULES = RULES_VERSIONS[-1]
 
 # name -> (first version with the behaviour, what it is)
-RULE_CHANGES: dict[str, tuple[int, str]] = {
+RULE_CHANGES: Final[dict[str, tuple[int, str]]] = {
     "objectives_at_once": (
         2,
         "an Objective is claimed as soon as a step completes it, not at the end of the turn",

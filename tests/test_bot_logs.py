@@ -7,7 +7,10 @@ import logging
 import random
 from typing import Any
 
+import pytest
+
 from cogs.logsafe import redact
+from engine import compiled
 
 
 def test_tokens_are_cut_out_of_urls_and_payloads() -> None:
@@ -38,3 +41,15 @@ async def test_a_game_at_debug_level_logs_no_secret(table: Any, caplog: Any) -> 
     assert "Your hand (" not in logged  # the text of private answers
     assert '"hand"' not in logged and '"rng"' not in logged  # saved states
     assert res.acknowledged
+
+
+@pytest.fixture
+def info_log(caplog: Any) -> Any:
+    caplog.set_level(logging.INFO, logger="adas_dream.bot")  # before the bot starts
+    return caplog
+
+
+async def test_the_start_up_log_says_which_engine_runs(info_log: Any, table: Any) -> None:
+    started = [r.getMessage() for r in info_log.get_records("setup")]
+    assert f"rules engine: {compiled.describe()}" in started
+    assert compiled.describe().startswith(("pure Python", "compiled with mypyc"))
