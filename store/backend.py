@@ -244,8 +244,9 @@ class Tx(Protocol):
         """``record_move``, only if the game is still active and its choice log still ends
         exactly at ``end`` (the game's seq and log digest, and its last live choice row); else
         False, with nothing written. A move computed before its transaction (from the state
-        this process verified) is written with this and nothing else: one statement on SQLite,
-        which needs no savepoint as it is undone by itself if it fails."""
+        this process verified) is written with this and nothing else: one statement on both
+        backends (on SQLite it needs no savepoint: a statement is undone by itself if it
+        fails)."""
 
     async def record_undo(self, undo: UndoWrite) -> None:
         """Mark the choice undone, replace the snapshots from ``seq`` on by the given one, move

@@ -327,7 +327,10 @@ class PlayMixin(StoreBase):
                 if len(current.history) - 1 < current.undo_floor:
                     raise CannotUndo("That move revealed something new, so it can't be taken back.")
                 text, digest = codec.encode(previous)
-                verified = Verified(expected_seq - 1, previous_log, digest, to_move(previous))
+                before = live[-2].seat if len(live) >= 2 else None  # who made the new last move
+                verified = Verified(
+                    expected_seq - 1, previous_log, digest, to_move(previous), before
+                )
                 await tx.record_undo(
                     UndoWrite(
                         game_id=game_id,

@@ -399,19 +399,68 @@ class PostgresTx:
         return None if r is None else _reminder_facts(r)
 
     async def record_move_at(self, m: MoveWrite, end: LogEnd) -> bool:
-        game = await self.game(m.game_id, lock=True)
-        if game is None or (game.status, game.seq, game.log_digest) != (
-            "active",
-            end.seq,
+        # One statement, one round trip: `g` locks the game row only if the game is still
+        # where the process left it (after waiting for another transaction's lock, PostgreSQL
+        # checks the row as that one left it), and every write takes its row from `g`, so
+        # nothing is written otherwise. The parts see the same snapshot: the reminder inserted
+        # here is not among those the `reminded` part cancels.
+        written = await self._c.fetchval(
+            """
+            WITH g AS (
+                SELECT id FROM games
+                WHERE id = $1 AND status = 'active' AND seq = $2 AND log_digest = $12
+                    AND NOT EXISTS (SELECT 1 FROM choices WHERE game_id = $1 AND seq >= $2
+                        AND undone_at IS NULL)
+                    AND ($2 = 0 OR EXISTS (SELECT 1 FROM choices WHERE game_id = $1
+                        AND seq = $2 - 1 AND undone_at IS NULL AND seat = $13
+                        AND choice_id = $14 AND digest = $12))
+                FOR UPDATE
+            ), choice AS (
+                INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
+                SELECT $1, $2, $3, $4, $5, $6 FROM g
+            ), snapshot AS (
+                INSERT INTO snapshots (game_id, seq, state, digest, created_at)
+                SELECT $1, $2 + 1, $7, $8, $5 FROM g
+                ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state,
+                    digest = excluded.digest, created_at = excluded.created_at
+            ), dropped AS (
+                DELETE FROM snapshots WHERE game_id = $1 AND EXISTS (SELECT 1 FROM g) AND (
+                    ($9::boolean AND seq NOT IN (0, $2 + 1))
+                    OR (NOT $9::boolean AND $10::boolean AND seq = $2))
+            ), reminded AS (
+                UPDATE reminders SET status = 'cancelled'
+                WHERE game_id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM g)
+            ), reminder AS (
+                INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)
+                SELECT $1, $15::bigint, $16::timestamptz, $2 + 1, 1 + (SELECT COUNT(*)
+                    FROM reminders WHERE game_id = $1 AND user_id = $15::bigint
+                    AND seq = $2 + 1 AND status = 'sent'), $5
+                FROM g WHERE $15::bigint IS NOT NULL
+            )
+            UPDATE games SET seq = $2 + 1, log_digest = $6, to_move = $11, updated_at = $5,
+                status = CASE WHEN $9::boolean THEN 'finished' ELSE 'active' END,
+                finished_at = CASE WHEN $9::boolean THEN $5 END
+            WHERE id IN (SELECT id FROM g)
+            RETURNING id
+            """,
+            m.game_id,
+            m.seq,
+            m.seat,
+            m.choice_id,
+            m.at,
+            m.digest,
+            m.state,
+            m.state_digest,
+            m.over,
+            m.drop_previous,
+            m.to_move,
             end.digest,
-        ):
-            return False
-        rows = await self.live_choices(m.game_id, max(0, end.seq - 1))
-        last = [(end.seq - 1, end.last_seat, end.last_choice, end.digest)] if end.seq > 0 else []
-        if [(r.seq, r.seat, r.choice_id, r.digest) for r in rows] != last:
-            return False
-        await self.record_move(m)
-        return True
+            end.last_seat,
+            end.last_choice,
+            None if m.reminder is None else m.reminder[0],
+            None if m.reminder is None else m.reminder[1],
+        )
+        return written is not None
 
     async def record_undo(self, u: UndoWrite) -> None:
         await self._c.execute(

@@ -638,6 +638,23 @@ class TestMoveWrittenAhead:
         assert await clicks(False) == ahead
         assert any(status == "pending" for *_, status in ahead)
 
+    async def test_after_an_undo_the_next_move_is_written_ahead_too(self, store, backend):
+        if backend != "sqlite":
+            pytest.skip("counts the SQLite store's statements")
+        gid, state = await started_game(store)
+        rng = random.Random(5)
+        while True:  # a move its player may take back
+            seat, choice = pick(state, rng)
+            state = await store.apply_choice(gid, len(state.history), seat, choice)
+            if len(state.history) > 1 and state.can_undo() and state.decision.player == seat:
+                break
+        state = await store.undo(gid, len(state.history), seat)
+        seat, choice = pick(state, rng)
+        before = store._db.statements
+        state = await store.apply_choice(gid, len(state.history), seat, choice)
+        assert store._db.statements - before == 3
+        assert (await store.verify_game(gid)).ok
+
     async def test_a_move_made_by_another_process_is_seen(self, db_location):
         one, two = await Store.open(db_location), await Store.open(db_location)
         try:
