@@ -213,12 +213,15 @@ class PlayMixin(StoreBase):
         await self._warm(game_id)
         ready = self._prepared(game_id, expected_seq, seat, choice_id, at)
 
+        async def with_reminder(tx: Tx, write: MoveWrite, to_move: int | None) -> MoveWrite:
+            """The write with the next person's first reminder, if asked (read: no undo)."""
+            if not remind:
+                return write
+            return replace(write, reminder=await self._next_reminder(tx, game_id, to_move, at))
+
         async def move(tx: Tx) -> GameState:
             if ready is not None:
-                write = ready.write
-                if remind:  # a read: nothing to undo if the write below does not happen
-                    reminder = await self._next_reminder(tx, game_id, ready.verified.to_move, at)
-                    write = replace(write, reminder=reminder)
+                write = await with_reminder(tx, ready.write, ready.verified.to_move)
                 if await tx.record_move_at(write, ready.end):
                     tx.after_commit(
                         lambda: self._verified.put(game_id, ready.verified, ready.state)
@@ -239,10 +242,7 @@ class PlayMixin(StoreBase):
             new.apply(choice_id)  # IllegalChoice propagates; the transaction rolls back
             text, digest = codec.encode(new)
             verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
-            if remind:
-                reminder = await self._next_reminder(tx, game_id, verified.to_move, at)
-                write = replace(write, reminder=reminder)
-            await tx.record_move(write)
+            await tx.record_move(await with_reminder(tx, write, verified.to_move))
             tx.after_commit(lambda: self._verified.put(game_id, verified, new))
             return new
 

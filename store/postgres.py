@@ -354,66 +354,32 @@ class PostgresTx:
         )
 
     async def record_move(self, m: MoveWrite) -> None:
-        # One statement, one round trip. The parts see the same snapshot of the tables and
-        # touch different rows (the new snapshot is never among those deleted).
-        await self._c.execute(
-            """
-            WITH choice AS (
-                INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
-                VALUES ($1, $2, $3, $4, $5, $6)
-            ), snapshot AS (
-                INSERT INTO snapshots (game_id, seq, state, digest, created_at)
-                VALUES ($1, $2 + 1, $7, $8, $5)
-                ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state,
-                    digest = excluded.digest, created_at = excluded.created_at
-            ), dropped AS (
-                DELETE FROM snapshots WHERE game_id = $1 AND (
-                    ($9::boolean AND seq NOT IN (0, $2 + 1))
-                    OR (NOT $9::boolean AND $10::boolean AND seq = $2))
-            ), reminded AS (
-                UPDATE reminders SET status = 'cancelled' WHERE game_id = $1 AND status = 'pending'
-            )
-            UPDATE games SET seq = $2 + 1, log_digest = $6, to_move = $11, updated_at = $5,
-                status = CASE WHEN $9::boolean THEN 'finished' ELSE 'active' END,
-                finished_at = CASE WHEN $9::boolean THEN $5 END
-            WHERE id = $1
-            """,
-            m.game_id,
-            m.seq,
-            m.seat,
-            m.choice_id,
-            m.at,
-            m.digest,
-            m.state,
-            m.state_digest,
-            m.over,
-            m.drop_previous,
-            m.to_move,
-        )
-        if m.reminder is not None:  # after the cancelling above (a statement of its own)
-            user_id, due = m.reminder
-            await self.insert_reminder(m.game_id, user_id, due, m.seq + 1, m.at)
+        await self._write_move(m, LogEnd(m.seq, None, None, None))
 
     async def reminder_facts(self, game_id: int, turn_index: int) -> ReminderFacts | None:
         r = await self._c.fetchrow(reminder_facts_sql("$1", "$2"), turn_index, game_id)
         return None if r is None else _reminder_facts(r)
 
     async def record_move_at(self, m: MoveWrite, end: LogEnd) -> bool:
-        # One statement, one round trip: `g` locks the game row only if the game is still
-        # where the process left it (after waiting for another transaction's lock, PostgreSQL
-        # checks the row as that one left it), and every write takes its row from `g`, so
-        # nothing is written otherwise. The parts see the same snapshot: the reminder inserted
-        # here is not among those the `reminded` part cancels.
+        return await self._write_move(m, end)
+
+    async def _write_move(self, m: MoveWrite, end: LogEnd) -> bool:
+        # One statement, one round trip. `g` locks the game row; given an end to check
+        # (`record_move_at`), only if the game is still where the process left it (after
+        # waiting for another transaction's lock, PostgreSQL checks the row as that one left
+        # it). Every write takes its row from `g`, so nothing is written otherwise. The parts
+        # see the same snapshot and touch different rows: the new snapshot is never among
+        # those deleted, the reminder inserted here not among those cancelled.
         written = await self._c.fetchval(
             """
             WITH g AS (
-                SELECT id FROM games
-                WHERE id = $1 AND status = 'active' AND seq = $2 AND log_digest = $12
+                SELECT id FROM games WHERE id = $1 AND ($12::text IS NULL OR (
+                    status = 'active' AND seq = $2 AND log_digest = $12
                     AND NOT EXISTS (SELECT 1 FROM choices WHERE game_id = $1 AND seq >= $2
                         AND undone_at IS NULL)
                     AND ($2 = 0 OR EXISTS (SELECT 1 FROM choices WHERE game_id = $1
                         AND seq = $2 - 1 AND undone_at IS NULL AND seat = $13
-                        AND choice_id = $14 AND digest = $12))
+                        AND choice_id = $14 AND digest = $12))))
                 FOR UPDATE
             ), choice AS (
                 INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)

@@ -605,8 +605,8 @@ class SQLiteTx:
         self._log_end = None
         self.statements += 1
         rows = list(await self._c.execute_fetchall(sql, args))
-        if writes and not self.savepoint_open:
-            self.unguarded_writes += 1
+        if writes:
+            self._wrote()
         return rows
 
     async def _one(self, sql: str, args: Iterable[Any] = ()) -> sqlite3.Row | None:
@@ -622,8 +622,7 @@ class SQLiteTx:
         self._log_end = None
         self.statements += 1
         cursor = await self._c.execute(sql, args)
-        if not self.savepoint_open:
-            self.unguarded_writes += 1
+        self._wrote()
         return cursor
 
     async def _run_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
@@ -631,6 +630,9 @@ class SQLiteTx:
         self._log_end = None
         self.statements += 1
         await self._c.executemany(sql, rows)
+        self._wrote()
+
+    def _wrote(self) -> None:
         if not self.savepoint_open:
             self.unguarded_writes += 1
 
