@@ -78,11 +78,11 @@ class TestFastCopy:
         # a misspelt entry would leave its field to the slow generic copy without a word
         from dataclasses import fields
 
-        from engine import ai
+        from engine import copies
         from engine.state import GameState, PlayerState
 
-        assert set(ai._GAME_COPY) <= {f.name for f in fields(GameState)}
-        assert set(ai._PLAYER_COPY) == {f.name for f in fields(PlayerState)}
+        assert set(copies._GAME_COPY) <= {f.name for f in fields(GameState)}
+        assert set(copies._PLAYER_COPY) == {f.name for f in fields(PlayerState)}
 
     def test_the_copy_keeps_the_pending_choices_for_its_own_decision(self):
         st = midgame(13, 90, players=3)
