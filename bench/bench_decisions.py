@@ -31,7 +31,8 @@ from collections import Counter
 from typing import Any
 
 from engine import GameSetup, GameState, new_game
-from engine.ai import fast_copy, get_policy, policy_rng
+from engine.ai import get_policy, policy_rng
+from engine.copies import fast_copy
 from engine.rules import legal_choices, run
 
 _IGNORED = ("history", "log", "undo_floor")

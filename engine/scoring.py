@@ -109,7 +109,14 @@ def science_awards(st: GameState) -> list[dict[str, int]]:
     token each while the stack lasts, most discs in the room first, ties in turn order from the
     first player (the rulebook's last tie-break). A player already holding a token of that
     Science keeps it and takes none. When the stack is empty the rest take nothing.
+
+    Rules version 3 (`meetings_tie_all_gain`): "If there is a tie for most discs, all tied
+    players gain a 1 Science Scoring token" (rulebook, Science Scoring Tokens; the Spanish and
+    Japanese texts agree), so after a tie every tied player gains one even when the stack has
+    run out: the text names no limit there, and a four-way tie needs four tokens of a stack of
+    three. Only the others of a sole majority are still dealt from what is left.
     """
+    tie_all_gain = rule(st, "meetings_tie_all_gain")
     held = [dict(p.science_tokens) for p in st.players]
     for r, room in enumerate(st.rooms):
         counts: dict[int, int] = {}
@@ -131,6 +138,10 @@ def science_awards(st: GameState) -> list[dict[str, int]]:
             claimants.remove(leader)
         else:
             claimants = sorted(leaders)
+            if tie_all_gain:
+                for s in claimants:
+                    held[s].setdefault(science, 1)
+                continue
         for s in claimants:
             if ones and science not in held[s]:
                 held[s][science] = 1

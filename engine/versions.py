@@ -9,6 +9,8 @@ setup stored without the field is version 1.
 Version 1: the rules as first implemented (every game stored before versions existed).
 Version 2: the rules audit of issue 20, each item checked against the rulebook text (README,
 "Content and rule choices").
+Version 3: after a tie for most discs in a Meeting room, every tied player gains a 1-point
+Science Scoring token, as the rulebook says, even when the stack has run out (issue 31).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from engine.state import GameState
 
-RULES_VERSIONS = (1, 2)
+RULES_VERSIONS = (1, 2, 3)
 LATEST_RULES = RULES_VERSIONS[-1]
 
 # name -> (first version with the behaviour, what it is)
@@ -74,6 +76,11 @@ RULE_CHANGES: Final[dict[str, tuple[int, str]]] = {
     "no_pointless_decisions": (
         2,
         "a decision whose every answer ends in the same position is not asked (bench_decisions)",
+    ),
+    "meetings_tie_all_gain": (
+        3,
+        "Meetings scoring: all players tied for most discs in a room gain a 1-point token,"
+        " even beyond the stack",
     ),
 }
 

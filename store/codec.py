@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - a dependency; the standard library doe
     orjson = None  # type: ignore[assignment]
 
 from engine import GameSetup, GameState
-from engine.ai import fast_copy
+from engine.copies import fast_copy
 from engine.state import NOT_SERIALISED, PlayerState
 
 log = logging.getLogger(__name__)

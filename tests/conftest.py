@@ -9,16 +9,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import settings
 
-from bot import AdaBot, create_bot
 from engine import rules
-from offline.driver import Table
+
+if TYPE_CHECKING:  # the bot is imported by the fixtures that make one: rules tests never load it
+    from bot import AdaBot
+    from offline.driver import Table
 
 # Every listing the engine reuses is checked against a fresh one (see rules.forget_choices).
 rules.CHECK_REUSED_CHOICES = True
+
+# No test depends on wall-clock speed: Hypothesis examples have no deadline, anywhere.
+settings.register_profile("ada", deadline=None)
+settings.load_profile("ada")
+
+# simcord waits for the bot to settle after each act; its default 5 s limit is a hang guard that a
+# machine busy with other work can exceed (an image, a replay, an AI turn in a process). A test
+# that sets its own `@pytest.mark.simcord(settle_timeout=...)` keeps it.
+SETTLE_TIMEOUT = 60.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        marker = item.get_closest_marker("simcord")  # the one simcord's fixture reads
+        options = {"settle_timeout": SETTLE_TIMEOUT, **(marker.kwargs if marker else {})}
+        item.add_marker(pytest.mark.simcord(**options), append=False)
 
 
 @pytest.fixture
@@ -29,6 +48,8 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 async def make_bot(db_path: Path) -> Any:
     made: list[AdaBot] = []
+
+    from bot import create_bot
 
     def make(**kwargs: Any) -> AdaBot:
         options: dict[str, Any] = {
@@ -65,6 +86,8 @@ def simcord_bot(make_bot: Callable[..., AdaBot], bot_options: dict[str, Any]) ->
 
 @pytest.fixture
 def table(simcord_env: Any) -> Table:
+    from offline.driver import Table
+
     return Table(simcord_env)
 
 

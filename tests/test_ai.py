@@ -78,11 +78,11 @@ class TestFastCopy:
         # a misspelt entry would leave its field to the slow generic copy without a word
         from dataclasses import fields
 
-        from engine import ai
+        from engine import copies
         from engine.state import GameState, PlayerState
 
-        assert set(ai._GAME_COPY) <= {f.name for f in fields(GameState)}
-        assert set(ai._PLAYER_COPY) == {f.name for f in fields(PlayerState)}
+        assert set(copies._GAME_COPY) <= {f.name for f in fields(GameState)}
+        assert set(copies._PLAYER_COPY) == {f.name for f in fields(PlayerState)}
 
     def test_the_copy_keeps_the_pending_choices_for_its_own_decision(self):
         st = midgame(13, 90, players=3)
@@ -229,14 +229,17 @@ class TestSearchPolicy:
             assert policy.choose(st, random.Random(steps)) in legal
             assert policy.last_iterations in (0, 2)
 
-    def test_time_budget_is_respected_roughly(self):
-        import time
-
+    def test_time_budget_stops_the_rounds(self, monkeypatch):
+        # The budget is read from a clock; a fake clock that moves 0.05 s per reading makes the
+        # count of rounds exact on any machine, however busy (no test depends on wall-clock speed).
+        readings = iter(range(10_000))
+        monkeypatch.setattr(ai.time, "perf_counter", lambda: next(readings) * 0.05)
         policy = SearchPolicy(budget_seconds=0.2)
         st = midgame(41, 0, players=2)
-        start = time.perf_counter()
         policy.choose(st, random.Random(0))
-        assert time.perf_counter() - start < 2.0
+        # one reading at the start, one before each further round: rounds 2, 3, 4 read 0.05,
+        # 0.10, 0.15, and the reading at 0.20 stops the search after its fourth round
+        assert policy.last_iterations == 4
 
 
 class TestRecordedAIPlaythrough:
@@ -327,15 +330,18 @@ class TestRolloutTurn:
 
 
 class TestGreedyBeatsRandom:
-    GAMES = 32  # about 35 s on an idle 2-core machine; 95% allows one loss
+    """The statistical claim (greedy wins at least 95% of two-player games against random) is
+    measured by bench/bench_strength.py over many games; here a few seeded games, which are
+    deterministic, keep the greedy from silently getting worse than chance."""
 
-    def test_greedy_wins_at_least_95_percent_of_two_player_games(self):
+    SEEDS = range(4)
+
+    def test_greedy_wins_seeded_two_player_games(self):
         wins = 0
-        for seed in range(self.GAMES):
-            # alternate who starts: seat 0 is the first player
-            greedy_seat = seed % 2
+        for seed in self.SEEDS:
+            greedy_seat = seed % 2  # alternate who starts: seat 0 is the first player
             seats: list[Policy] = [RandomPolicy(), RandomPolicy()]
             seats[greedy_seat] = GreedyPolicy()
             record = selfplay_game(GameSetup(players=2, seed=1000 + seed), seats)
             wins += record.state.winner() == greedy_seat
-        assert wins / self.GAMES >= 0.95, f"greedy won {wins}/{self.GAMES}"
+        assert wins == len(self.SEEDS), f"greedy won {wins}/{len(self.SEEDS)}"

@@ -1,7 +1,7 @@
 """Many random games stay identical decision by decision: the guard of the engine's speed work.
 
 `golden_games/digests.json` holds, for 30 seeded random games (2, 3 and 4 players, rules versions
-1 and 2, the designed-1 edition), a short fingerprint of every decision met along the game: the
+1, 2 and 3, the designed-1 edition), a short fingerprint of every decision met along the game: the
 state's digest, and the decision as a player sees it (kind, prompt, every choice id and label, in
 order). It was recorded before the engine was optimised (issue 22), so any optimisation that
 changes a state, a choice, a label or the order of choices anywhere in these games fails here,
@@ -28,7 +28,7 @@ from engine.rules import apply, decision
 
 PATH = Path(__file__).parent / "golden_games" / "digests.json"
 UPDATE = os.environ.get("ENGINE_UPDATE_GOLDEN") == "1"
-VERSIONS = [1, 2]
+VERSIONS = [1, 2, 3]
 GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(1000, 1005)]
 SHORT = 12  # hex digits kept of each digest: 48 bits, plenty to tell two positions apart
 

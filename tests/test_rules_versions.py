@@ -45,7 +45,7 @@ def finish_turn(st: GameState) -> None:
 
 class TestRulesVersion:
     def test_a_new_setup_takes_the_latest_rules(self) -> None:
-        assert GameSetup(players=2).rules_version == LATEST_RULES == 2
+        assert GameSetup(players=2).rules_version == LATEST_RULES == 3
 
     def test_a_stored_setup_without_a_version_is_version_1(self) -> None:
         stored = {"players": 2, "seed": 5, "names": ["A", "B"], "max_rounds": 40}
@@ -60,19 +60,21 @@ class TestRulesVersion:
         state = new_game(setup).to_dict()
         assert "rules_version" not in state["setup"]
         assert all("played" not in p for p in state["players"])
-        v2 = GameSetup(players=2, seed=5)
+        v2 = GameSetup(players=2, seed=5, rules_version=2)
         assert GameSetup.from_dict(json.loads(json.dumps(v2.to_dict()))).rules_version == 2
+        v3 = GameSetup(players=2, seed=5)
+        assert GameSetup.from_dict(json.loads(json.dumps(v3.to_dict()))).rules_version == 3
 
     def test_an_unknown_version_is_refused(self) -> None:
         with pytest.raises(ValueError, match="rules version"):
-            GameSetup(players=2, rules_version=3)
+            GameSetup(players=2, rules_version=4)
 
     def test_every_rule_change_is_on_from_its_version(self) -> None:
-        v1, v2 = fresh(rules_version=1), fresh(rules_version=2)
-        for name in RULE_CHANGES:
-            assert not rule(v1, name) and rule(v2, name)
+        games = {v: fresh(rules_version=v) for v in (1, 2, 3)}
+        for name, (since, _) in RULE_CHANGES.items():
+            assert [rule(st, name) for st in games.values()] == [v >= since for v in games]
         with pytest.raises(KeyError):
-            rule(v2, "no_such_rule")
+            rule(games[2], "no_such_rule")
 
     def test_a_stored_version_1_game_replays_identically(self) -> None:
         golden = json.loads((GOLDEN / "game_4p_seed303.json").read_text())
@@ -367,8 +369,8 @@ class TestScienceTokenSupply:
     """rulebook, Components: "16 Science Scoring tokens (4 in each Science)"; Setup: the
     2-Prestige token on top of the matching 1-Prestige tokens."""
 
-    def test_a_four_way_tie_finds_three_1_point_tokens(self) -> None:
-        st = fresh(players=4)
+    def test_a_four_way_tie_finds_three_1_point_tokens_in_version_2(self) -> None:
+        st = fresh(players=4, rules_version=2)
         st.rooms[0] = [[0], [1], [2], [3]]
         science = st.room_science[0]
         got = [science_tokens(st, seat).get(science) for seat in range(4)]
@@ -379,7 +381,7 @@ class TestScienceTokenSupply:
         assert [science_tokens(v1, seat).get(science) for seat in range(4)] == [1, 1, 1, 1]
 
     def test_tokens_taken_by_effects_deplete_the_stack(self) -> None:
-        st = fresh(players=4)
+        st = fresh(players=4, rules_version=2)
         for seat in (1, 2, 3):
             st.players[seat].science_tokens["astronomy"] = 1  # e.g. Lord Rosse
         st.stack.append({"op": "science_token", "science": "astronomy"})
@@ -392,7 +394,7 @@ class TestScienceTokenSupply:
         assert science_tokens(st, 1)["astronomy"] == 1  # the token it already held
 
     def test_a_majority_returns_the_1_point_token_it_held(self) -> None:
-        st = fresh(players=4)
+        st = fresh(players=4, rules_version=2)
         st.players[0].science_tokens["physics"] = 1
         st.players[1].science_tokens["physics"] = 1
         room = st.room_science.index("physics")
@@ -407,6 +409,48 @@ class TestScienceTokenSupply:
         st.stack.append({"op": "science_token", "science": "astronomy"})
         run(st)
         assert st.players[0].science_tokens["astronomy"] == 1
+
+
+class TestMeetingsTieAllGain:
+    """rulebook, Science Scoring Tokens (and Scoring, Meeting): "If there is a tie for most
+    discs, all tied players gain a 1 Science Scoring token and all other players gain nothing
+    from that room" (summary-faq and teach-guide agree). Rules version 3 (issue 31): version 2
+    dealt them from the stack of three, so a fourth tied player got nothing."""
+
+    def test_a_four_way_tie_gives_all_four_a_token(self) -> None:
+        st = fresh(players=4)
+        assert rule(st, "meetings_tie_all_gain")
+        st.rooms[0] = [[0], [1], [2], [3]]
+        science = st.room_science[0]
+        assert [science_tokens(st, seat).get(science) for seat in range(4)] == [1, 1, 1, 1]
+
+    def test_tied_players_gain_even_when_effects_emptied_the_stack(self) -> None:
+        st = fresh(players=4)
+        for seat in (1, 2, 3):
+            st.players[seat].science_tokens["astronomy"] = 1  # the stack's three 1-point tokens
+        room = st.room_science.index("astronomy")
+        st.rooms[room] = [[0], [1], None, None]
+        # seats 0 and 1 tie for most: seat 0 gains one though none is left in the stack
+        assert [science_tokens(st, s).get("astronomy") for s in range(4)] == [1, 1, 1, 1]
+
+    def test_the_others_gain_nothing_after_a_tie(self) -> None:
+        st = fresh(players=4)
+        room = st.room_science.index("physics")
+        st.rooms[room] = [[0, 0], [1, 1], [2], None]
+        assert [science_tokens(st, s).get("physics") for s in range(4)] == [1, 1, None, None]
+
+    def test_a_sole_majority_still_deals_the_others_from_the_stack(self) -> None:
+        st = fresh(players=4)
+        for seat in (1, 2):
+            st.players[seat].science_tokens["astronomy"] = 1
+        room = st.room_science.index("astronomy")
+        st.rooms[room] = [[0, 0], [3], None, None]
+        # the 2-point token to the majority; seat 3 takes the last 1-point token
+        assert [science_tokens(st, s).get("astronomy") for s in range(4)] == [2, 1, 1, 1]
+        st.players[3].science_tokens.clear()
+        st.players[0].science_tokens["astronomy"] = 1
+        # seat 0's token returns when it takes the 2: seat 3 takes that one
+        assert science_tokens(st, 3).get("astronomy") == 1
 
 
 class TestTwoDiscsPerLocation:
