@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from cogs.service import GameService, Oops, game_lang, status_problem
+from cogs.service import RESTARTING, GameService, Oops, game_lang, status_problem
 from cogs.text import one_line, shorten
 from engine import IllegalChoice
 from i18n import ENGLISH, Lang
@@ -57,6 +57,32 @@ async def defer(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge a command at once (privately, "thinking"), before any database or engine work."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def turned_away(interaction: discord.Interaction[Any]) -> bool:
+    """While the bot is stopping, answer anything new with "the bot is restarting" (in the
+    member's Discord language: no database read) and tell the caller to do nothing else."""
+    games = getattr(getattr(interaction.client, "ada", None), "games", None)
+    if games is None or not games.stopping:
+        return False
+    if interaction.type is not discord.InteractionType.autocomplete:
+        await say(interaction, i18n.get(interaction.locale)._(RESTARTING))
+    return True
+
+
+class StopGate:
+    """Mixed into the game components (``cogs.components``): no click is taken while the bot
+    is stopping."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not await turned_away(interaction)
+
+
+class AdaTree(app_commands.CommandTree[Any]):
+    """The command tree: no command is taken while the bot is stopping."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not await turned_away(interaction)
 
 
 def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

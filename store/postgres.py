@@ -677,6 +677,26 @@ class PostgresTx:
             at,
         )
 
+    # -- the bot's own facts and counts (operations) ------------------------------------------
+
+    async def bot_value(self, name: str) -> str | None:
+        value = await self._c.fetchval("SELECT value FROM bot_state WHERE name = $1", name)
+        return None if value is None else str(value)
+
+    async def put_bot_value(self, name: str, value: str, at: datetime) -> None:
+        await self._c.execute(
+            "INSERT INTO bot_state (name, value, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at",
+            name,
+            value,
+            at,
+        )
+
+    async def status_counts(self) -> dict[str, int]:
+        rows = await self._c.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {str(r[0]): int(r[1]) for r in rows}
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:
