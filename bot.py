@@ -100,6 +100,7 @@ class AdaBot(commands.Bot):
         log.info("rules engine: %s", engine_build.describe())  # pure Python, or compiled
         log.info("opening the database %s (and applying migrations)", redact(self.ada.db_path))
         self.ada.store = await Store.open(self.ada.db_path)
+        self.ada.metrics.start()
         self.ada.store.time_transactions(self.ada.metrics.store_timer())
         watch_rest(self, self.ada.metrics)
         logging.getLogger().addHandler(self.errors)

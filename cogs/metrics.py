@@ -92,6 +92,10 @@ class Metrics:
 
     # ------------------------------------------------------------------ updated where it happens
 
+    def start(self) -> None:
+        """The bot starts (its uptime counts from now)."""
+        self.started = time.monotonic()
+
     def event(self) -> None:
         self.last_event = time.monotonic()
 
