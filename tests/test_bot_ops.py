@@ -17,8 +17,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 import bot as bot_module
-from offline.driver import custom_ids
 from cogs.version import version
+from offline.driver import custom_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
