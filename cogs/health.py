@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from cogs.admin import SettingsCog
+from cogs import admin
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.version import version
 from i18n import Lang
@@ -154,7 +154,7 @@ class HealthCog(AdaCog, name="Health"):
         run, its shards, this server's games by status, how long the oldest reminder and AI
         turn have waited, and how many errors it logged since it started."""
         await defer(interaction)
-        SettingsCog.require_admin(interaction)
+        admin.SettingsCog.require_admin(interaction)
         tr = await self.lang_of(interaction)
         health = await self.health()
         try:

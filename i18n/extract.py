@@ -62,7 +62,14 @@ KEYWORDS: dict[str, Any] = {
     "CannotUndo": None,
     "GameNotFound": None,
 }
-COG_MODULES = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
+COG_MODULES = (
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.info",
+    "cogs.reminders",
+    "cogs.admin",
+    "cogs.health",
+)
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 GLOSSARY_DIR = LOCALE_DIR.parent / "glossary"
 """One glossary a language (``es.toml``): the game's terms as the rules texts of that language
