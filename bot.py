@@ -41,7 +41,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import logfile, logsafe, translator
+from cogs import EXTENSIONS, logfile, logsafe, translator
 from cogs.base import AdaTree, make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig, whole
@@ -53,14 +53,6 @@ from store import Store
 
 log = logging.getLogger("adas_dream.bot")
 
-EXTENSIONS = (
-    "cogs.lobby",
-    "cogs.play",
-    "cogs.info",
-    "cogs.reminders",
-    "cogs.admin",
-    "cogs.health",
-)
 MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
 
 NO_TOKEN = """\

@@ -184,6 +184,34 @@ async def test_admin_status_in_spanish_and_only_for_admins(table: Any) -> None:
 # ---------------------------------------------------------------------- a clean stop
 
 
+class MoveInFlight:
+    """A move of ``game`` whose saving waits until ``release`` is set: what a click does once
+    acknowledged (simcord lets no one click while a click runs, so it is started directly)."""
+
+    def __init__(self, table: Any, game: int) -> None:
+        self.bot = table.env.bot
+        self.store = self.bot.ada.store
+        self.game = game
+        self.saving, self.release = asyncio.Event(), asyncio.Event()
+        real_apply = self.store.apply_choice
+
+        async def slow_apply(*args: Any, **kwargs: Any) -> Any:
+            self.saving.set()
+            await self.release.wait()
+            return await real_apply(*args, **kwargs)
+
+        self.store.apply_choice = slow_apply
+
+    async def start(self) -> tuple[int, int]:
+        """Start the move; (the mover's user id, the seq it was made at) once it is saving."""
+        state, seq = await self.store.load_state(self.game)
+        rec = await self.store.get_game(self.game)
+        mover = rec.seat_at(state.decision.player).user_id
+        self.task = asyncio.create_task(self.bot.ada.games.play(mover, rec, seq, idx=0))
+        await asyncio.wait_for(self.saving.wait(), 5)
+        return mover, seq
+
+
 async def test_sigterm_lets_the_move_in_flight_finish_and_turns_new_clicks_away(
     table: Any,
 ) -> None:
@@ -191,23 +219,9 @@ async def test_sigterm_lets_the_move_in_flight_finish_and_turns_new_clicks_away(
     is answered "the bot is restarting" and changes nothing; then the bot closes."""
     bot = table.env.bot
     game = await table.new_game("alice", ("bob",))
-    store = bot.ada.store
-    saving, release = asyncio.Event(), asyncio.Event()
-    real_apply = store.apply_choice
-
-    async def slow_apply(*args: Any, **kwargs: Any) -> Any:
-        saving.set()
-        await release.wait()
-        return await real_apply(*args, **kwargs)
-
-    store.apply_choice = slow_apply
-    state, seq = await store.load_state(game)
-    rec = await store.get_game(game)
-    mover = rec.seat_at(state.decision.player).user_id
+    move = MoveInFlight(table, game)
     bot.handle_signals()
-    # the move a click makes once acknowledged (simcord lets no one click while a click runs)
-    in_flight = asyncio.create_task(bot.ada.games.play(mover, rec, seq, idx=0))
-    await asyncio.wait_for(saving.wait(), 5)
+    mover, seq = await move.start()
     signal.raise_signal(signal.SIGTERM)
     for _ in range(50):  # the handler runs on the loop
         await asyncio.sleep(0)
@@ -220,16 +234,16 @@ async def test_sigterm_lets_the_move_in_flight_finish_and_turns_new_clicks_away(
     assert "restarting" in said and res.ephemeral
     lobby_res = await table.dave.slash(table.channel, "ada new", players=2)
     assert "restarting" in (lobby_res.response.content or "")
-    assert [g.id for g in await store.games_in_channel(table.channel.id)] == [game]
+    assert [g.id for g in await move.store.games_in_channel(table.channel.id)] == [game]
 
     turn = await table.turn_message(game)
     button = next(c for c in custom_ids(turn) if c.startswith(("ada:c:", "ada:g:", "ada:h:")))
     res = await table.by_id[mover].click(turn, custom_id=button)
     assert "restarting" in (res.response.content or "") and res.ephemeral
-    assert (await store.load_state(game))[1] == seq  # not played by the click
+    assert (await move.store.load_state(game))[1] == seq  # not played by the click
 
-    release.set()
-    played = await asyncio.wait_for(in_flight, 10)
+    move.release.set()
+    played = await asyncio.wait_for(move.task, 10)
     assert played.shown  # saved and shown in the thread
     for _ in range(200):
         if bot.is_closed():
@@ -242,32 +256,16 @@ async def test_a_stop_waits_for_the_move_then_closes(table: Any) -> None:
     """``shutdown`` (what SIGTERM calls) does not close the bot while a move is in flight."""
     bot = table.env.bot
     game = await table.new_game("alice", ("bob",))
-    store = bot.ada.store
-    release = asyncio.Event()
-    real_apply = store.apply_choice
-    calls = 0
-
-    async def slow_apply(*args: Any, **kwargs: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        await release.wait()
-        return await real_apply(*args, **kwargs)
-
-    store.apply_choice = slow_apply
-    state, seq = await store.load_state(game)
-    rec = await store.get_game(game)
-    mover = rec.seat_at(state.decision.player).user_id
-    in_flight = asyncio.create_task(bot.ada.games.play(mover, rec, seq, idx=0))
-    while not calls:
-        await asyncio.sleep(0.01)
+    move = MoveInFlight(table, game)
+    _, seq = await move.start()
     stopping = asyncio.create_task(bot.shutdown())
     await asyncio.sleep(0.05)
     assert not stopping.done() and not bot.is_closed() and bot.ada.games.busy == 1
-    release.set()
+    move.release.set()
     await asyncio.wait_for(stopping, 10)
-    await asyncio.wait_for(in_flight, 10)
+    await asyncio.wait_for(move.task, 10)
     assert bot.is_closed()
-    reopened = await bot_module.Store.open(table.env.bot.ada.db_path)
+    reopened = await bot_module.Store.open(bot.ada.db_path)
     try:
         assert (await reopened.load_state(game))[1] == seq + 1  # the move was saved
     finally:
@@ -278,9 +276,7 @@ async def test_a_stop_waits_for_the_move_then_closes(table: Any) -> None:
 
 
 def syncs(env: Any) -> int:
-    return sum(
-        1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")
-    )
+    return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
 
 
 @pytest.fixture
