@@ -440,6 +440,8 @@ class GameService:
         async with self.locks[game_id]:
             if game_id not in self.stale:
                 return
+            if self.metrics is not None:
+                self.metrics.retries.labels("bringing a thread up to date").inc()
             try:
                 await self.bring_up_to_date(await self.store.get_game(game_id))
                 self.stale.discard(game_id)
