@@ -287,16 +287,13 @@ def _logging(offline: bool = False) -> None:
         handler.addFilter(_Noise(offline))
 
 
-_whole = whole
-
-
 def shard_range(count: str, ids: str) -> tuple[int | None, list[int] | None]:
     """SHARD_COUNT and SHARD_IDS ("0-3", "4,5" or empty: all of them) as the bot takes them."""
     if not count.strip():
         if ids.strip():
             raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards).")
         return None, None
-    total = _whole("SHARD_COUNT", count, 1)
+    total = whole("SHARD_COUNT", count, 1)
     chosen: list[int] = []
     for part in filter(None, (p.strip() for p in ids.split(","))):
         lo, _, hi = part.partition("-")
@@ -322,7 +319,7 @@ def ai_delay_setting(text: str) -> float:
 def ai_workers_setting(text: str) -> int | None:
     """AI_WORKERS: processes that think for AI seats (0: a thread of the bot's process); empty
     for the default, one core left to the bot (at most 2)."""
-    return _whole("AI_WORKERS", text, 0) if text.strip() else None
+    return whole("AI_WORKERS", text, 0) if text.strip() else None
 
 
 def metrics_port_setting(text: str) -> int | None:
