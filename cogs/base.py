@@ -4,6 +4,7 @@ into clear messages, and finding the game a command is about."""
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -93,7 +94,8 @@ def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None
         self: Any, interaction: discord.Interaction[Any], *args: Any, **kwargs: Any
     ) -> None:
         try:
-            await fn(self, interaction, *args, **kwargs)
+            with self.games.working():  # a stop waits for the command to be answered
+                await fn(self, interaction, *args, **kwargs)
         except (Oops, StoreError, IllegalChoice) as exc:
             await say(interaction, friendly_text(exc, await self.lang_of(interaction)))
 
@@ -171,10 +173,14 @@ class AdaCog(commands.Cog):
         await say(interaction, friendly_text(original, tr))
 
     async def guard(self, interaction: discord.Interaction[Any], coro: Awaitable[None]) -> None:
-        """Run a component handler; any error becomes a private answer (and is logged)."""
+        """Run a component handler; any error becomes a private answer (and is logged). A stop
+        waits for it to be answered."""
         try:
-            await coro
+            with self.games.working():
+                await coro
         except Exception as exc:
+            if inspect.iscoroutine(coro):
+                coro.close()  # refused before it started (the bot is stopping)
             if not isinstance(exc, StoreError | Oops | IllegalChoice):
                 log.exception("component handler failed")
             await say(interaction, friendly_text(exc, await self.lang_of(interaction)))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import io
 import logging
 import multiprocessing
@@ -47,6 +48,8 @@ RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
 
 
+_IN_FLIGHT: contextvars.ContextVar[bool] = contextvars.ContextVar("ada_in_flight", default=False)
+"""Set inside ``GameService.working``: the task's work was accepted before any stop."""
 RESTARTING = N_("The bot is restarting: try again in a minute. Nothing was changed.")
 """The answer to anything asked while the bot is stopping (``GameService.stopping``)."""
 
@@ -156,15 +159,18 @@ class GameService:
 
     @contextlib.contextmanager
     def working(self) -> Iterator[None]:
-        """A move in flight: a stop waits for it to finish, and once the bot is stopping no
-        new one starts (Oops: the bot is restarting)."""
-        if self.stopping:
+        """Work in flight (a command, a click, a move): a stop waits for it to finish. Once
+        the bot is stopping no new work starts (Oops: the bot is restarting), but the steps of
+        work already started go on (a click's move: the block is nested)."""
+        if self.stopping and not _IN_FLIGHT.get():
             raise Oops(RESTARTING)
+        token = _IN_FLIGHT.set(True)
         self.busy += 1
         self.idle.clear()
         try:
             yield
         finally:
+            _IN_FLIGHT.reset(token)
             self.busy -= 1
             if self.busy == 0:
                 self.idle.set()

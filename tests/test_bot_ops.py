@@ -272,6 +272,31 @@ async def test_a_stop_waits_for_the_move_then_closes(table: Any) -> None:
         await reopened.close()
 
 
+async def test_a_click_in_flight_is_answered_before_the_bot_closes(table: Any) -> None:
+    """The whole click counts as in flight, not only its move: the player's own answer is
+    sent before the bot closes."""
+    bot = table.env.bot
+    game = await table.new_game("alice", ("bob",))
+    move = MoveInFlight(table, game)
+    _, seq = await move.store.load_state(game)
+    rng = random.Random(2)
+    click = asyncio.create_task(table.move(game, lambda d: rng.randrange(len(d.choices))))
+    await asyncio.wait_for(move.saving.wait(), 5)
+    stopping = asyncio.create_task(bot.shutdown())
+    await asyncio.sleep(0.05)
+    assert bot.ada.games.busy == 2  # the click's handler, and its move
+    assert not bot.is_closed()
+    move.release.set()
+    res = await asyncio.wait_for(click, 10)
+    await asyncio.wait_for(stopping, 10)
+    assert res.acknowledged and bot.is_closed()
+    reopened = await bot_module.Store.open(bot.ada.db_path)
+    try:
+        assert (await reopened.load_state(game))[1] == seq + 1
+    finally:
+        await reopened.close()
+
+
 # ---------------------------------------------------------------------- command sync
 
 
