@@ -28,7 +28,6 @@ from cogs import admin
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.version import version
 from i18n import Lang
-from store.models import STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +161,7 @@ class HealthCog(AdaCog, name="Health"):
         except Exception:
             log.warning("status: could not read the database", exc_info=True)
         metrics = self.games.metrics
-        here = await self.store.games_in_guild(interaction.guild_id or 0, None)
-        counts = {status: sum(1 for g in here if g.status == status) for status in STATUSES}
+        counts = await self.store.games_by_status(interaction.guild_id or 0)
         shards = ", ".join(map(str, health.shards)) if health.shards else tr._("all")
         lines = [
             tr._(

@@ -303,8 +303,8 @@ class Tx(Protocol):
         """A fact the bot keeps about itself (``bot_state``), e.g. the synced commands' hash."""
 
     async def put_bot_value(self, name: str, value: str, at: datetime) -> None: ...
-    async def status_counts(self) -> dict[str, int]:
-        """How many games are in each status (statuses with none are left out)."""
+    async def status_counts(self, guild_id: int | None) -> dict[str, int]:
+        """How many games (of a guild, or all) are in each status (those with none left out)."""
 
     # -- audit and copying -----------------------------------------------------------------
     async def integrity_problems(self) -> list[str]: ...

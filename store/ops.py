@@ -70,12 +70,13 @@ class OpsMixin(StoreBase):
 
         await self._db.write(write)
 
-    async def games_by_status(self) -> dict[str, int]:
-        """How many games are in each status, every status included (0 where there is none)."""
+    async def games_by_status(self, guild_id: int | None = None) -> dict[str, int]:
+        """How many games (of ``guild_id``, or all) are in each status, every status included
+        (0 where there is none). One query."""
         from .models import STATUSES
 
         async def read(tx: Tx) -> dict[str, int]:
-            return await tx.status_counts()
+            return await tx.status_counts(guild_id)
 
         counts = await self._db.read(read)
         return {status: counts.get(status, 0) for status in STATUSES}

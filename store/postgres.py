@@ -693,8 +693,13 @@ class PostgresTx:
             at,
         )
 
-    async def status_counts(self) -> dict[str, int]:
-        rows = await self._c.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+    async def status_counts(self, guild_id: int | None) -> dict[str, int]:
+        if guild_id is None:
+            rows = await self._c.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+        else:
+            rows = await self._c.fetch(
+                "SELECT status, COUNT(*) FROM games WHERE guild_id = $1 GROUP BY status", guild_id
+            )
         return {str(r[0]): int(r[1]) for r in rows}
 
     # -- audit and copying -----------------------------------------------------------------

@@ -1091,8 +1091,9 @@ class SQLiteTx:
             (name, value, to_db(at)),
         )
 
-    async def status_counts(self) -> dict[str, int]:
-        rows = await self._all("SELECT status, COUNT(*) FROM games GROUP BY status")
+    async def status_counts(self, guild_id: int | None) -> dict[str, int]:
+        where, args = ("", ()) if guild_id is None else (" WHERE guild_id = ?", (guild_id,))
+        rows = await self._all(f"SELECT status, COUNT(*) FROM games{where} GROUP BY status", args)
         return {str(r[0]): int(r[1]) for r in rows}
 
     # -- audit and copying -----------------------------------------------------------------

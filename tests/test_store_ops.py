@@ -32,6 +32,11 @@ async def test_games_are_counted_by_status(store: Any) -> None:
     counts = await store.games_by_status()
     assert counts["active"] == 1 and counts["cancelled"] == 1 and counts["finished"] == 1
     assert sum(counts.values()) == 3
+    elsewhere, _ = await started_game(store, players=2, seed=6, guild_id=2)
+    assert (await store.games_by_status(2))["active"] == 1
+    assert (await store.games_by_status(1))["active"] == 1
+    assert (await store.games_by_status())["active"] == 2
+    assert sum((await store.games_by_status(3)).values()) == 0
 
 
 async def test_transaction_times_are_reported_while_asked(store: Any) -> None:
