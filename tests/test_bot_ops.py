@@ -142,6 +142,20 @@ async def test_healthz_is_unhealthy_when_the_database_does_not_answer(table: Any
         table.env.bot.ada.store = None  # closed already: the fixture's close skips it
 
 
+async def test_healthz_names_the_shards_of_a_shard_process(make_bot: Any) -> None:
+    import simcord
+
+    async with simcord.run(make_bot(metrics_port=0, shard_count=4, shard_ids=[2, 3])) as env:
+        port = env.bot.get_cog("Health").port
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"http://127.0.0.1:{port}/healthz") as resp,
+        ):
+            body = await resp.json()
+        assert resp.status == 200 and body["shards"] == [2, 3]
+        await env.bot.close()
+
+
 async def test_the_endpoint_is_off_unless_a_port_is_set(make_bot: Any) -> None:
     import simcord
 
