@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import logging.handlers
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -121,3 +122,27 @@ def test_metrics_port_setting() -> None:
     for bad in ("0", "70000", "http"):
         with pytest.raises(SystemExit, match="METRICS_PORT"):
             bot_module.metrics_port_setting(bad)
+
+
+def test_the_bot_logs_to_the_file_as_well_as_stderr(tmp_path: Path, monkeypatch: Any) -> None:
+    """``bot._logging`` (what ``./scripts/run`` calls) adds the file; stderr's handler stays."""
+    path = tmp_path / "bot.jsonl"
+    monkeypatch.setenv("LOG_FILE", str(path))
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    root = logging.getLogger()
+    before = list(root.handlers)
+    bot_module._logging()
+    added = [h for h in root.handlers if h not in before]
+    try:
+        assert [type(h) for h in added] == [logging.handlers.RotatingFileHandler]
+        assert set(before) <= set(root.handlers)
+        logging.getLogger("adas_dream.bot").warning("starting Ada's Dream")
+        logging.getLogger("discord.client").warning(
+            "PyNaCl is not installed, voice will NOT be supported"
+        )
+    finally:
+        for handler in added:
+            root.removeHandler(handler)
+            handler.close()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["message"] for line in lines] == ["starting Ada's Dream"]  # the noise is filtered
