@@ -110,6 +110,19 @@ async def test_retries_and_errors_are_counted(table: Any) -> None:
     after = await scrape(table)
     assert total(after, "ada_retries_total") == total(before, "ada_retries_total") + 1
     assert total(after, "ada_rest_calls_total", method="PATCH", status="500") == 1
+    assert total(after, "ada_errors_logged_total") == 0
+
+    # the thread cannot be updated at all: the move counts, the error is logged and counted
+    table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=3)
+    table.env.inject_error("POST", "/channels/*/messages", status=500, times=3)
+    await play_moves(table, game, 1)
+    after = await scrape(table)
+    assert total(after, "ada_errors_logged_total") >= 1
+    res = await admin(table).slash(table.channel, "ada-admin status")
+    text = res.followups[-1].content if res.followups else res.response.content
+    errors = int(total(after, "ada_errors_logged_total"))
+    assert f"Errors logged since the start: {errors}." in text
+    table.env.errors.clear()
 
 
 async def healthz(table: Any) -> tuple[int, dict[str, Any]]:
