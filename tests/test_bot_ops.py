@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import signal
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -322,6 +325,48 @@ async def test_a_click_in_flight_is_answered_before_the_bot_closes(table: Any) -
         assert (await reopened.load_state(game))[1] == seq + 1
     finally:
         await reopened.close()
+
+
+RUN_UNTIL_STOPPED = """
+import asyncio, sys
+import simcord
+from bot import create_bot
+
+async def main():
+    bot = create_bot(sys.argv[1], images=False, ai_delay=0, ai_workers=0)
+    async with simcord.run(bot) as env:
+        bot.handle_signals()
+        print("ready", flush=True)
+        while not bot.is_closed():
+            await asyncio.sleep(0.05)
+    print("closed", bot.ada.store is None, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_sigterm_from_outside_stops_the_process_cleanly(tmp_path: Path) -> None:
+    """``kill PID`` (what systemd sends): the process closes the bot and exits 0."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", RUN_UNTIL_STOPPED, str(tmp_path / "ada.db")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.strip() == "ready":
+                break
+        os.kill(proc.pid, signal.SIGTERM)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, out
+    assert "closed True" in out  # the bot closed, its database too
 
 
 # ---------------------------------------------------------------------- command sync
