@@ -253,10 +253,10 @@ async def test_sigterm_lets_the_move_in_flight_finish_and_turns_new_clicks_away(
     bot.handle_signals()
     mover, seq = await move.start()
     signal.raise_signal(signal.SIGTERM)
-    for _ in range(50):  # the handler runs on the loop
-        await asyncio.sleep(0)
+    for _ in range(500):  # the handler runs on the loop
         if bot.ada.games.stopping:
             break
+        await asyncio.sleep(0.01)
     assert bot.ada.games.stopping and not bot.is_closed()
 
     res = await table.carol.slash(table.channel, "ada rules")
