@@ -152,8 +152,8 @@ class GameService:
         """This process's name in the database's claims of reminders and AI turns."""
         self.metrics = config.metrics
         self.stopping = False
-        """Set when the bot is asked to stop: moves in flight finish, no new one starts."""
-        self.busy = 0  # moves in flight (``working``)
+        """Set when the bot is asked to stop: work in flight finishes, no new work starts."""
+        self.busy = 0  # commands, clicks and moves in flight (``working``)
         self.idle = asyncio.Event()
         self.idle.set()
 
