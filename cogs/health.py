@@ -70,6 +70,11 @@ def duration(tr: Lang, seconds: float) -> str:
     return tr._("{n} days", n=minutes // (24 * 60))
 
 
+def waited(tr: Lang, seconds: float) -> str:
+    """How long the oldest of a queue has waited (0: the queue is empty)."""
+    return duration(tr, seconds) if seconds > 0 else tr._("none waiting")
+
+
 class HealthCog(AdaCog, name="Health"):
     """The health and metrics endpoint, and the owner's glance at it (``/ada-admin status``)."""
 
@@ -177,8 +182,8 @@ class HealthCog(AdaCog, name="Health"):
             ),
             tr._(
                 "• Oldest waiting reminder: {reminder}; oldest waiting AI turn: {ai}.",
-                reminder=duration(tr, metrics.value("ada_reminder_queue_age_seconds")),
-                ai=duration(tr, metrics.value("ada_ai_queue_age_seconds")),
+                reminder=waited(tr, metrics.value("ada_reminder_queue_age_seconds")),
+                ai=waited(tr, metrics.value("ada_ai_queue_age_seconds")),
             ),
             tr._(
                 "• Errors logged since the start: {n}.",

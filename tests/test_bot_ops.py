@@ -197,6 +197,7 @@ async def test_admin_status_shows_the_server_at_a_glance(table: Any) -> None:
     assert "0 waiting for players" not in text and "1 waiting for players" in text
     assert "1 being played" in text
     assert "Errors logged since the start: 0" in text
+    assert "Oldest waiting reminder: none waiting; oldest waiting AI turn: none waiting." in text
     assert "Database: reachable" in text and "Discord: connected" in text
 
 
