@@ -31,18 +31,17 @@ class TimedDatabase:
         self.report = report
 
     async def read(self, fn: Callable[[Tx], Awaitable[T]]) -> T:
-        started = time.perf_counter()
-        try:
-            return await self.inner.read(fn)
-        finally:
-            self.report("read", time.perf_counter() - started)
+        return await self._timed("read", self.inner.read(fn))
 
     async def write(self, fn: Callable[[Tx], Awaitable[T]]) -> T:
+        return await self._timed("write", self.inner.write(fn))
+
+    async def _timed(self, kind: str, transaction: Awaitable[T]) -> T:
         started = time.perf_counter()
         try:
-            return await self.inner.write(fn)
+            return await transaction
         finally:
-            self.report("write", time.perf_counter() - started)
+            self.report(kind, time.perf_counter() - started)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
