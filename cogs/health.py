@@ -97,7 +97,19 @@ class HealthCog(AdaCog, name="Health"):
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, cfg.metrics_host, cfg.metrics_port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:  # the port is taken, the address is not this machine's...
+            # The games matter more than the watching: play on, and say so loudly.
+            log.error(
+                "METRICS_PORT %s on %s cannot be used (%s): running without /healthz and /metrics",
+                cfg.metrics_port,
+                cfg.metrics_host,
+                exc.strerror or exc,
+            )
+            await self.runner.cleanup()
+            self.runner = None
+            return
         self.port = self.runner.addresses[0][1]
         log.info("health and metrics on http://%s:%s/", cfg.metrics_host, self.port)
 

@@ -21,7 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import bot as bot_module
 from cogs.version import version
-from offline.driver import custom_ids
+from offline.driver import Table, custom_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -170,6 +170,29 @@ async def test_healthz_names_the_shards_of_a_shard_process(make_bot: Any) -> Non
             body = await resp.json()
         assert resp.status == 200 and body["shards"] == [2, 3]
         await env.bot.close()
+
+
+async def test_a_port_in_use_is_said_plainly_and_the_bot_plays_on(
+    make_bot: Any, caplog: Any
+) -> None:
+    import socket
+
+    import simcord
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        async with simcord.run(make_bot(metrics_port=port)) as env:
+            assert env.bot.get_cog("Health").port is None
+            said = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+            assert any(f"METRICS_PORT {port} on 127.0.0.1 cannot be used" in m for m in said)
+            table = Table(env)
+            assert await table.new_game("alice", ("bob",))  # the games go on
+            await env.bot.close()
+    finally:
+        taken.close()
 
 
 async def test_the_endpoint_is_off_unless_a_port_is_set(make_bot: Any) -> None:
