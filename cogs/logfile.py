@@ -13,6 +13,7 @@ import json
 import logging
 import logging.handlers
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 
 from cogs.config import whole
@@ -44,9 +45,7 @@ class JsonLines(logging.Formatter):
             line["exc"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
 
-    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
-        from datetime import UTC, datetime
-
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
 
 
