@@ -168,4 +168,4 @@ def watch_rest(client: discord.Client, metrics: Metrics) -> None:
     http.request = counted(getattr(http.request, "__wrapped__", http.request))  # type: ignore[method-assign]
     adapter = async_context.get()
     # One adapter answers every bot of the process: the latest bot counts its calls.
-    adapter.request = counted(getattr(adapter.request, "__wrapped__", adapter.request))
+    adapter.request = counted(getattr(adapter.request, "__wrapped__", adapter.request))  # type: ignore[method-assign]
