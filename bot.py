@@ -8,6 +8,8 @@
     ./scripts/run migrate         apply pending database migrations
     ./scripts/run migrate-to-postgres SQLITE_PATH DATABASE_URL
                                   copy every game to PostgreSQL, each verified by replay
+    ./scripts/run --version       print the bot's version
+    ./scripts/run --sync          run the bot, syncing the slash commands even if unchanged
 
 (``./scripts/run`` installs into .venv when needed, then runs ``python bot.py`` with these arguments.)
 
@@ -15,14 +17,21 @@ Settings (.env or environment): DISCORD_TOKEN, DATABASE_URL (postgresql://..., o
 PostgreSQL instead of SQLite), DATABASE_PATH (the SQLite file, default ./adas_dream.db),
 LOG_LEVEL (default INFO), TEST_GUILD_ID (optional: sync the commands to that server only, which
 is immediate), AI_DELAY_SECONDS (default 2), AI_WORKERS (processes thinking for AI seats),
-SHARD_COUNT and SHARD_IDS (several processes, see the README).
+SHARD_COUNT and SHARD_IDS (several processes, see the README), LOG_FILE, LOG_FORMAT (text or
+json), LOG_MAX_BYTES, LOG_BACKUPS (a rotating log file), METRICS_PORT and METRICS_HOST (the
+/healthz and /metrics endpoint, off by default), SYNC_COMMANDS (1: sync at every start),
+STOP_GRACE_SECONDS (how long a stop waits for moves in flight, default 20).
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 import os
 import random
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -32,17 +41,18 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import logsafe, translator
-from cogs.base import make_groups
+from cogs import EXTENSIONS, logfile, logsafe, translator
+from cogs.base import AdaTree, make_groups
 from cogs.components import DYNAMIC_ITEMS
-from cogs.config import BotConfig
+from cogs.config import BotConfig, whole
+from cogs.metrics import ErrorCounter, Metrics, watch_rest
 from cogs.service import GameService
+from cogs.version import version
 from engine import compiled as engine_build
 from store import Store
 
 log = logging.getLogger("adas_dream.bot")
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
 MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
 
 NO_TOKEN = """\
@@ -69,16 +79,23 @@ class AdaBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            tree_cls=AdaTree,
             **shards,
         )
         self.ada = config
+        self.errors = ErrorCounter(config.metrics)
 
     async def setup_hook(self) -> None:
         from store.config import redact
 
+        log.info("Ada's Dream %s", version())
         log.info("rules engine: %s", engine_build.describe())  # pure Python, or compiled
         log.info("opening the database %s (and applying migrations)", redact(self.ada.db_path))
         self.ada.store = await Store.open(self.ada.db_path)
+        self.ada.metrics.start()
+        self.ada.store.time_transactions(self.ada.metrics.store_timer())
+        watch_rest(self, self.ada.metrics)
+        logging.getLogger().addHandler(self.errors)
         log.info("database schema version %s", await self.ada.store.schema_version())
         self.ada.games = GameService(self, self.ada)
         self.ada.group, self.ada.admin_group = make_groups()
@@ -89,17 +106,59 @@ class AdaBot(commands.Bot):
         self.tree.add_command(self.ada.admin_group)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await translator.install(self.tree)  # command names and descriptions in es and ja
-        if self.ada.test_guild:
-            guild = discord.Object(self.ada.test_guild)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Send the slash commands to Discord, only if they changed since the last sync (or
+        ``force_sync``): the hash of what would be sent, every language included, is kept in
+        the database per application and place (global, or the test guild)."""
+        guild = discord.Object(self.ada.test_guild) if self.ada.test_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to the test guild %s", len(synced), self.ada.test_guild)
-        elif self.ada.offline:
+        where = f"the test guild {guild.id}" if guild else "everywhere"
+        if self.ada.offline:  # a new simulated Discord each time: always sync
             synced = await self.tree.sync()
             log.info("synced %d command(s) to the offline table", len(synced))
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global command(s) (may take a while to appear)", len(synced))
+            return
+        assert self.ada.store is not None
+        digest = await command_hash(self.tree, guild)
+        key = f"command_hash:{self.application_id}:{guild.id if guild else 'global'}"
+        if not self.ada.force_sync and await self.ada.store.bot_value(key) == digest:
+            log.info("commands unchanged (%s): not synced to %s", digest[:12], where)
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.ada.store.set_bot_value(key, digest)
+        log.info(
+            "synced %d command(s) to %s (%s%s)",
+            len(synced),
+            where,
+            digest[:12],
+            "" if guild else "; global commands may take a while to appear",
+        )
+
+    async def on_socket_event_type(self, event_type: str) -> None:
+        self.ada.metrics.event()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        self.ada.metrics.event()  # (the simulated Discord sends no raw gateway events)
+
+    def handle_signals(self) -> None:
+        """On SIGTERM (systemd's stop, ``kill``), stop cleanly (``shutdown``)."""
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(self.shutdown()))
+
+    async def shutdown(self) -> None:
+        """Stop cleanly: take nothing new (a click or command is answered "the bot is
+        restarting"), let the moves in flight finish (up to ``stop_grace`` seconds), close."""
+        games = self.ada.games
+        if games is not None and not games.stopping:
+            games.stopping = True
+            log.info("stopping: %d move(s) in flight to finish, nothing new taken", games.busy)
+            try:
+                await asyncio.wait_for(games.idle.wait(), self.ada.stop_grace)
+            except TimeoutError:
+                log.warning("stopping with %d move(s) still in flight", games.busy)
+        await self.close()
 
     async def on_ready(self) -> None:
         log.info(
@@ -110,6 +169,11 @@ class AdaBot(commands.Bot):
         )
 
     async def close(self) -> None:
+        logging.getLogger().removeHandler(self.errors)
+        try:
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, RuntimeError):  # no signals here (Windows, a thread)
+            pass
         try:
             if self.ada.games is not None:
                 self.ada.games.close()
@@ -119,6 +183,18 @@ class AdaBot(commands.Bot):
                 await self.ada.store.close()
                 self.ada.store = None
                 log.info("database closed")
+
+
+async def command_hash(tree: discord.app_commands.CommandTree[Any], guild: Any) -> str:
+    """The SHA-256 of the commands ``tree.sync(guild=guild)`` would send, translations
+    included (the same payload discord.py builds)."""
+    commands_ = tree.get_commands(guild=guild)
+    if tree.translator is not None:
+        payload = [await c.get_translated_payload(tree, tree.translator) for c in commands_]
+    else:
+        payload = [c.to_dict(tree) for c in commands_]
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class ShardedAdaBot(AdaBot, commands.AutoShardedBot):
@@ -142,6 +218,10 @@ def create_bot(
     offline: bool = False,
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
+    force_sync: bool = False,
+    stop_grace: float = 20.0,
 ) -> AdaBot:
     """A new bot object on the database at ``db_path`` (one per run: make a fresh one to restart).
 
@@ -163,6 +243,11 @@ def create_bot(
         offline=offline,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
+        force_sync=force_sync,
+        stop_grace=stop_grace,
+        metrics=Metrics(version()),
     )
     return ShardedAdaBot(config) if shard_count else AdaBot(config)
 
@@ -192,23 +277,14 @@ class _Noise(logging.Filter):
 
 
 def _logging(offline: bool = False) -> None:
+    """stderr as always (systemd's journal reads it), and the rotating ``LOG_FILE`` if set."""
     level = os.environ.get("LOG_LEVEL", "INFO").upper()
-    logging.basicConfig(
-        level=getattr(logging, level, logging.INFO),
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), format=logfile.TEXT_FORMAT)
+    extra = logfile.file_handler(os.environ)
+    if extra is not None:
+        logging.getLogger().addHandler(extra)
     for handler in logging.getLogger().handlers:
         handler.addFilter(_Noise(offline))
-
-
-def _whole(key: str, text: str, least: int) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        value = least - 1
-    if value < least:
-        raise SystemExit(f"{key} must be a whole number of at least {least} (it is {text!r}).")
-    return value
 
 
 def shard_range(count: str, ids: str) -> tuple[int | None, list[int] | None]:
@@ -217,7 +293,7 @@ def shard_range(count: str, ids: str) -> tuple[int | None, list[int] | None]:
         if ids.strip():
             raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards).")
         return None, None
-    total = _whole("SHARD_COUNT", count, 1)
+    total = whole("SHARD_COUNT", count, 1)
     chosen: list[int] = []
     for part in filter(None, (p.strip() for p in ids.split(","))):
         lo, _, hi = part.partition("-")
@@ -243,16 +319,31 @@ def ai_delay_setting(text: str) -> float:
 def ai_workers_setting(text: str) -> int | None:
     """AI_WORKERS: processes that think for AI seats (0: a thread of the bot's process); empty
     for the default, one core left to the bot (at most 2)."""
-    return _whole("AI_WORKERS", text, 0) if text.strip() else None
+    return whole("AI_WORKERS", text, 0) if text.strip() else None
+
+
+def metrics_port_setting(text: str) -> int | None:
+    """METRICS_PORT: the port of /healthz and /metrics (empty: no endpoint)."""
+    if not text.strip():
+        return None
+    port = whole("METRICS_PORT", text, 1)
+    if port > 65535:
+        raise SystemExit(f"METRICS_PORT must be a port number, 1 to 65535 (it is {text!r}).")
+    return port
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--version"]:
+        print(f"Ada's Dream {version()}")
+        return 0
     _load_env()
     if args and args[0] in MAINTENANCE:
         from store import cli
 
         return cli.main(args)
+    force_sync = "--sync" in args
+    args = [a for a in args if a != "--sync"]
     _logging(offline=bool(args) and args[0] == "offline")
     if args and args[0] == "offline":
         from offline.table import main as offline_main
@@ -277,11 +368,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         ai_workers=ai_workers_setting(os.environ.get("AI_WORKERS", "")),
         shard_count=count,
         shard_ids=ids,
+        metrics_port=metrics_port_setting(os.environ.get("METRICS_PORT", "")),
+        metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
+        force_sync=force_sync or os.environ.get("SYNC_COMMANDS", "").strip() in ("1", "true"),
+        stop_grace=float(
+            whole("STOP_GRACE_SECONDS", os.environ.get("STOP_GRACE_SECONDS") or "20", 0)
+        ),
     )
     from store.config import redact
 
-    log.info("starting the bot (database %s)", redact(db))
-    bot.run(token, log_handler=None)
+    log.info("starting Ada's Dream %s (database %s)", version(), redact(db))
+
+    async def run() -> None:
+        async with bot:
+            bot.handle_signals()
+            await bot.start(token)
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        pass  # Ctrl-C: the bot was closed on the way out
     return 0
 
 

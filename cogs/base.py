@@ -4,6 +4,7 @@ into clear messages, and finding the game a command is about."""
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -13,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from cogs.service import GameService, Oops, game_lang, status_problem
+from cogs.service import RESTARTING, GameService, Oops, game_lang, status_problem
 from cogs.text import one_line, shorten
 from engine import IllegalChoice
 from i18n import ENGLISH, Lang
@@ -59,6 +60,32 @@ async def defer(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
 
+async def turned_away(interaction: discord.Interaction[Any]) -> bool:
+    """While the bot is stopping, answer anything new with "the bot is restarting" (in the
+    member's Discord language: no database read) and tell the caller to do nothing else."""
+    games = getattr(getattr(interaction.client, "ada", None), "games", None)
+    if games is None or not games.stopping:
+        return False
+    if interaction.type is not discord.InteractionType.autocomplete:
+        await say(interaction, i18n.get(interaction.locale)._(RESTARTING))
+    return True
+
+
+class StopGate:
+    """Mixed into the game components (``cogs.components``): no click is taken while the bot
+    is stopping."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not await turned_away(interaction)
+
+
+class AdaTree(app_commands.CommandTree[Any]):
+    """The command tree: no command is taken while the bot is stopping."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not await turned_away(interaction)
+
+
 def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
     """Answer a command's user-facing errors privately (they are not bot errors)."""
 
@@ -67,7 +94,8 @@ def friendly(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None
         self: Any, interaction: discord.Interaction[Any], *args: Any, **kwargs: Any
     ) -> None:
         try:
-            await fn(self, interaction, *args, **kwargs)
+            with self.games.working():  # a stop waits for the command to be answered
+                await fn(self, interaction, *args, **kwargs)
         except (Oops, StoreError, IllegalChoice) as exc:
             await say(interaction, friendly_text(exc, await self.lang_of(interaction)))
 
@@ -145,10 +173,14 @@ class AdaCog(commands.Cog):
         await say(interaction, friendly_text(original, tr))
 
     async def guard(self, interaction: discord.Interaction[Any], coro: Awaitable[None]) -> None:
-        """Run a component handler; any error becomes a private answer (and is logged)."""
+        """Run a component handler; any error becomes a private answer (and is logged). A stop
+        waits for it to be answered."""
         try:
-            await coro
+            with self.games.working():
+                await coro
         except Exception as exc:
+            if inspect.iscoroutine(coro):
+                coro.close()  # refused before it started (the bot is stopping)
             if not isinstance(exc, StoreError | Oops | IllegalChoice):
                 log.exception("component handler failed")
             await say(interaction, friendly_text(exc, await self.lang_of(interaction)))

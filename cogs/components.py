@@ -2,7 +2,7 @@
 
 They are registered with ``bot.add_dynamic_items`` at start-up, so a button posted before a
 restart works after it. The state is in the custom_id (see ``cogs.ui``); the work is done by the
-cog of its concern (Play, Info, Lobby).
+cog of its concern (Play, Info, Lobby). None is taken while the bot is stopping (``StopGate``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import ui
+from cogs.base import StopGate
 
 if TYPE_CHECKING:
     from cogs.info import InfoCog
@@ -39,6 +40,7 @@ def _lobby(interaction: discord.Interaction[Any]) -> LobbyCog:
 
 
 class ChoiceButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:c:(?P<game>\d+):(?P<seq>\d+):(?P<idx>\d+)",
 ):
@@ -57,6 +59,7 @@ class ChoiceButton(
 
 
 class ChoiceSelect(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"ada:s:(?P<game>\d+):(?P<seq>\d+):(?P<offset>\d+)",
 ):
@@ -82,6 +85,7 @@ class ChoiceSelect(
 
 
 class PageButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:pg:(?P<game>\d+):(?P<seq>\d+):(?P<page>\d+)",
 ):
@@ -100,6 +104,7 @@ class PageButton(
 
 
 class PrivateButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:p:(?P<game>\d+):(?P<seq>\d+)",
 ):
@@ -118,6 +123,7 @@ class PrivateButton(
 
 
 class UndoButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:u:(?P<game>\d+):(?P<seq>\d+)",
 ):
@@ -136,6 +142,7 @@ class UndoButton(
 
 
 class GroupButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:g:(?P<game>\d+):(?P<seq>\d+):(?P<group>\d+)",
 ):
@@ -154,6 +161,7 @@ class GroupButton(
 
 
 class BackButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:b:(?P<game>\d+):(?P<seq>\d+)",
 ):
@@ -172,6 +180,7 @@ class BackButton(
 
 
 class InfoButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:(?P<what>[hmv]):(?P<game>\d+)",
 ):
@@ -194,6 +203,7 @@ class InfoButton(
 
 
 class LobbyButton(
+    StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:l:(?P<action>join|leave|ai|start|cancel):(?P<game>\d+)",
 ):

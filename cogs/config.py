@@ -35,6 +35,15 @@ class BotConfig:
     """Sync the commands to this guild only (immediate), instead of globally."""
     offline: bool = False
     """Running on the offline table (a simulated Discord): only the log lines differ."""
+    metrics_port: int | None = None
+    """Serve ``/healthz`` and ``/metrics`` on this port (None: off; 0: any free port)."""
+    metrics_host: str = "127.0.0.1"
+    force_sync: bool = False
+    """Sync the slash commands at start even if they did not change (``--sync``)."""
+    stop_grace: float = 20.0
+    """Seconds a stop waits for the moves in flight to finish."""
+    metrics: Any = None
+    """The bot's figures (cogs.metrics.Metrics), made with the bot."""
     store: Store | None = None
     games: Any = None
     """The game service the cogs share (cogs.service.GameService), made at start-up."""
@@ -44,3 +53,14 @@ class BotConfig:
 
     def now(self) -> datetime:
         return self.clock()
+
+
+def whole(key: str, text: str, least: int) -> int:
+    """A setting that must be a whole number of at least ``least`` (SystemExit otherwise)."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = least - 1
+    if value < least:
+        raise SystemExit(f"{key} must be a whole number of at least {least} (it is {text!r}).")
+    return value

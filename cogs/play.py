@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -140,6 +141,7 @@ class PlayCog(AdaCog, name="Play"):
     async def on_choice(
         self, interaction: discord.Interaction[Any], game: int, seq: int, idx: int
     ) -> None:
+        started = time.perf_counter()
         from_private = bool(interaction.message and interaction.message.flags.ephemeral)
         await interaction.response.defer()
 
@@ -150,6 +152,8 @@ class PlayCog(AdaCog, name="Play"):
             await self.tell_player(interaction, rec, played, from_private=from_private)
 
         await self.guard(interaction, run())
+        if self.games.metrics is not None:
+            self.games.metrics.click_seconds.observe(time.perf_counter() - started)
 
     async def on_group(
         self, interaction: discord.Interaction[Any], game: int, seq: int, group: int | None

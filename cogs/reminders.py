@@ -41,6 +41,8 @@ class RemindersCog(AdaCog, name="Reminders"):
 
     @tasks.loop(seconds=120)
     async def reminder_loop(self) -> None:
+        if self.games.stopping:
+            return  # the next process sends them
         try:
             await self.send_due_reminders()
         except Exception:

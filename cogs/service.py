@@ -14,6 +14,8 @@ a restarted bot knows whether the thread is up to date.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import io
 import logging
 import multiprocessing
@@ -21,7 +23,7 @@ import os
 import socket
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
@@ -44,6 +46,12 @@ POST_ATTEMPTS = 3
 AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
+
+
+_IN_FLIGHT: contextvars.ContextVar[bool] = contextvars.ContextVar("ada_in_flight", default=False)
+"""Set inside ``GameService.working``: the task's work was accepted before any stop."""
+RESTARTING = N_("The bot is restarting: try again in a minute. Nothing was changed.")
+"""The answer to anything asked while the bot is stopping (``GameService.stopping``)."""
 
 
 class Oops(Exception):
@@ -142,6 +150,34 @@ class GameService:
         self._languages: dict[int, tuple[str | None, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
+        self.metrics = config.metrics
+        self.stopping = False
+        """Set when the bot is asked to stop: work in flight finishes, no new work starts."""
+        self.busy = 0  # commands, clicks and moves in flight (``working``)
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    @contextlib.contextmanager
+    def working(self) -> Iterator[None]:
+        """Work in flight (a command, a click, a move): a stop waits for it to finish. Once
+        the bot is stopping no new work starts (Oops: the bot is restarting), but the steps of
+        work already started go on (a click's move: the block is nested)."""
+        if self.stopping and not _IN_FLIGHT.get():
+            raise Oops(RESTARTING)
+        token = _IN_FLIGHT.set(True)
+        self.busy += 1
+        self.idle.clear()
+        try:
+            yield
+        finally:
+            _IN_FLIGHT.reset(token)
+            self.busy -= 1
+            if self.busy == 0:
+                self.idle.set()
+
+    def counted(self, by: str, moves: int = 1) -> None:
+        if self.metrics is not None:
+            self.metrics.moves.labels(by).inc(moves)
 
     def now(self) -> Any:
         return self.cfg.now()
@@ -191,6 +227,8 @@ class GameService:
                 if attempt == POST_ATTEMPTS - 1:
                     raise
                 delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+                if self.metrics is not None:
+                    self.metrics.retries.labels(what.split(" of game")[0]).inc()
                 log.warning("%s failed (%s); retry %d in %.2fs", what, exc, attempt + 1, delay)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")
@@ -408,6 +446,8 @@ class GameService:
         async with self.locks[game_id]:
             if game_id not in self.stale:
                 return
+            if self.metrics is not None:
+                self.metrics.retries.labels("bringing a thread up to date").inc()
             try:
                 await self.bring_up_to_date(await self.store.get_game(game_id))
                 self.stale.discard(game_id)
@@ -481,6 +521,18 @@ class GameService:
         """Apply a choice for a user. Once the store has committed, the move counts whatever
         happens next: a failure to update the thread is reported in ``Played.shown`` and
         repaired on the game's next event."""
+        with self.working():
+            return await self._play(user_id, rec, seq, idx=idx, choice_id=choice_id)
+
+    async def _play(
+        self,
+        user_id: int,
+        rec: GameRecord,
+        seq: int | None,
+        *,
+        idx: int | None,
+        choice_id: str | None,
+    ) -> Played:
         await self.repair(rec.id)
         async with self.locks[rec.id]:
             rec = await self.store.get_game(rec.id)
@@ -507,6 +559,7 @@ class GameService:
                 ) from None
             except NotYourTurn:
                 raise Oops("It's not your turn.") from None
+            self.counted("player")
             shown = await self._after_commit(rec, state, new, current + 1)
             return Played(state, new, choice, shown)
 
@@ -524,6 +577,10 @@ class GameService:
             return False
 
     async def undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
+        with self.working():
+            return await self._undo(user_id, rec, seq)
+
+    async def _undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
         from store import CannotUndo
 
         await self.repair(rec.id)
@@ -539,6 +596,7 @@ class GameService:
                 new = await self.store.undo(rec.id, current, seat, now=self.now(), remind=True)
             except StaleMove:
                 raise Oops("That was already done (double click?).") from None
+            self.counted("undo")
             shown = await self._after_commit(
                 rec, state, new, current - 1, note=N_("The last move was taken back.")
             )
@@ -615,22 +673,26 @@ class GameService:
         """Play AI seats' turns while it is an AI seat's turn, each claimed in the database
         first, so that of several bot processes exactly one plays it."""
         try:
-            while True:
+            while not self.stopping:
                 rec = await self.store.get_game(game_id)
                 if rec.status != "active" or not self.owns(rec.guild_id):
                     return
                 seq = await self.store.claim_ai_turn(game_id, self.owner, AI_LEASE, now=self.now())
                 if seq is None:
                     return  # not an AI seat's turn, or another process plays it
+                if self.metrics is not None:
+                    self.metrics.ai_waiting.setdefault(game_id, time.monotonic())
                 try:
                     if self.cfg.ai_delay > 0:
                         await asyncio.sleep(self.cfg.ai_delay)
                     state, now_seq = await self.store.load_state(game_id)
                     dec = state.decision
                     seat = rec.seat_at(dec.player) if dec else None
-                    if now_seq == seq and seat is not None and seat.is_ai:
+                    if now_seq == seq and seat is not None and seat.is_ai and not self.stopping:
                         await self.play_turn_by_ai(rec, state, seq, seat.ai_policy)
                 finally:
+                    if self.metrics is not None:
+                        self.metrics.ai_waiting.pop(game_id, None)
                     await self.store.release_ai_turn(game_id, self.owner)
         except asyncio.CancelledError:
             raise
@@ -659,6 +721,12 @@ class GameService:
         """Play the current player's whole turn with an AI policy: used by AI seats and by a
         stand-in for an absent human. The AI thinks without holding the game's lock; its
         choices are applied only if the game is still where it thought (else None)."""
+        with self.working():
+            return await self._play_turn_by_ai(rec, state, seq, policy)
+
+    async def _play_turn_by_ai(
+        self, rec: GameRecord, state: GameState, seq: int, policy: str | None
+    ) -> GameState | None:
         dec = state.decision
         assert dec is not None
         seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
@@ -682,6 +750,7 @@ class GameService:
                     rec.id, cur, dec.player, pick, now=self.now(), remind=True
                 )
                 cur += 1
+            self.counted("ai", cur - seq)
             try:
                 await self.after_change(rec, now_state, new, cur, from_ai=True, schedule=False)
             except Exception:

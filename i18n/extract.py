@@ -62,7 +62,6 @@ KEYWORDS: dict[str, Any] = {
     "CannotUndo": None,
     "GameNotFound": None,
 }
-COG_MODULES = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 GLOSSARY_DIR = LOCALE_DIR.parent / "glossary"
 """One glossary a language (``es.toml``): the game's terms as the rules texts of that language
@@ -175,6 +174,7 @@ def content_texts(ed: Any) -> Iterator[tuple[str, str, str]]:
 
 def commands() -> Iterator[tuple[str, str, str]]:
     """(where, context, text) of every name and description of the slash commands."""
+    from cogs import EXTENSIONS as COG_MODULES
     from cogs.base import AdaCog, make_groups
 
     for group in make_groups():

@@ -677,6 +677,31 @@ class PostgresTx:
             at,
         )
 
+    # -- the bot's own facts and counts (operations) ------------------------------------------
+
+    async def bot_value(self, name: str) -> str | None:
+        value = await self._c.fetchval("SELECT value FROM bot_state WHERE name = $1", name)
+        return None if value is None else str(value)
+
+    async def put_bot_value(self, name: str, value: str, at: datetime) -> None:
+        await self._c.execute(
+            "INSERT INTO bot_state (name, value, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at",
+            name,
+            value,
+            at,
+        )
+
+    async def status_counts(self, guild_id: int | None) -> dict[str, int]:
+        if guild_id is None:
+            rows = await self._c.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+        else:
+            rows = await self._c.fetch(
+                "SELECT status, COUNT(*) FROM games WHERE guild_id = $1 GROUP BY status", guild_id
+            )
+        return {str(r[0]): int(r[1]) for r in rows}
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:

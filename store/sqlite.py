@@ -1077,6 +1077,25 @@ class SQLiteTx:
             (s.user_id, *_user_values(s), to_db(at)),
         )
 
+    # -- the bot's own facts and counts (operations) ------------------------------------------
+
+    async def bot_value(self, name: str) -> str | None:
+        r = await self._one("SELECT value FROM bot_state WHERE name = ?", (name,))
+        return None if r is None else str(r[0])
+
+    async def put_bot_value(self, name: str, value: str, at: datetime) -> None:
+        await self._run(
+            "INSERT INTO bot_state (name, value, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at",
+            (name, value, to_db(at)),
+        )
+
+    async def status_counts(self, guild_id: int | None) -> dict[str, int]:
+        where, args = ("", ()) if guild_id is None else (" WHERE guild_id = ?", (guild_id,))
+        rows = await self._all(f"SELECT status, COUNT(*) FROM games{where} GROUP BY status", args)
+        return {str(r[0]): int(r[1]) for r in rows}
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:

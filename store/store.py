@@ -5,6 +5,7 @@
     messages.py  messages the bot posted
     work.py      reminders and AI turns, claimed by one process
     settings.py  guild and user settings, stand-in votes
+    ops.py       the bot's own facts (synced commands), games by status, transaction times
     audit.py     verify by replay (check-db), repair
 
 Their SQL is in the backends, one file each: ``sqlite.py`` (default) and ``postgres.py``.
@@ -26,6 +27,7 @@ from .config import database_location, is_postgres, redact
 from .errors import StoreError
 from .lobby import LobbyMixin
 from .messages import MessagesMixin
+from .ops import OpsMixin
 from .play import PlayMixin
 from .settings import SettingsMixin
 from .work import WorkMixin
@@ -33,7 +35,7 @@ from .work import WorkMixin
 __all__ = ["CHECKPOINT_EVERY", "Store"]
 
 
-class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin):
+class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin, OpsMixin):
     """Async game store. Create with ``await Store.open(location)``; close with ``await
     store.close()`` (or ``async with await Store.open(...) as store``).
 
