@@ -43,8 +43,9 @@ BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in men
 PER_SELECT = 25
 PAGE_SIZE = 100  # (legacy page buttons)
 TEXT_MAX = 3800  # Components V2: at most 4,000 characters of text in a message
-DIGEST_MAX = 2400
-TURN_LINE = 600  # a turn's line is cut only when the whole digest would not fit
+DIGEST_MAX = 3000  # with the headline and "This turn so far" (500), within TEXT_MAX
+TURN_LINE = 1500  # a turn's line says less (whole phrases) only when the digest would not fit
+RECORD_MAX = 3000  # an old turn's record: a whole turn fits (the longest seen: ~500)
 
 COLOURS = [0xC0392B, 0x27AE60, 0x2E86C1, 0x8E44AD]  # seat colours, as on the board images
 QUIET = ("skip", "done", "pass")
@@ -375,7 +376,7 @@ def record_text(state: GameState, turn: digest.Turn, tr: Lang) -> str:
         "-# Round {round} · **{name}**: {summary}",
         round=turn.round,
         name=state.seat_names[turn.seat],
-        summary=digest.summary(turn, 200, tr, state),
+        summary=digest.summary(turn, RECORD_MAX, tr, state),
     )
 
 

@@ -1,0 +1,171 @@
+"""The record of a whole game (issue 28): every one-line record of a past turn and every line of
+"Since X's last turn" is whole (nothing cut, in English, Spanish and Japanese), in one voice, and
+names no card hidden from the reader."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import i18n
+from cogs import digest, ui
+from engine import GameState, sentences
+from tests.engine_helpers import random_game
+
+LANGS = ("en", "es", "ja")
+WHOLE = 10**6  # a limit no turn reaches: the turn said in full
+
+
+class Hidden:
+    """Which Partner cards each seat holds unseen by the others: those that came into the hand
+    from the deck (a draw), not from the display in front of everyone."""
+
+    def __init__(self) -> None:
+        self.hands: list[list[str]] | None = None
+        self.display: list[str | None] = []
+        self.secret: list[set[str]] = []
+
+    def see(self, st: GameState) -> None:
+        hands = [list(p.hand) for p in st.players]
+        if self.hands is None:
+            self.secret = [set(h) for h in hands]  # dealt face down
+        else:
+            for seat, hand in enumerate(hands):
+                came = set(hand) - set(self.hands[seat])
+                self.secret[seat] = (self.secret[seat] & set(hand)) | {
+                    c for c in came if c not in self.display
+                }
+        self.hands, self.display = hands, list(st.partner_display)
+
+    def names(self, st: GameState, viewer: int) -> set[str]:
+        """The names of the cards hidden from ``viewer`` now."""
+        return {
+            str(st.edition.partner[c]["name"])
+            for seat, cards in enumerate(self.secret)
+            if seat != viewer
+            for c in cards
+        }
+
+
+def named_in_log(turns: list[digest.Turn]) -> str:
+    """What the public log itself says of these turns (a card played or recruited is named)."""
+    return "\n".join(line for t in turns for line in t.lines)
+
+
+def check_digest(st: GameState, hidden: Hidden) -> int:
+    """The digest the deciding player reads now, in each language: every line whole, no hidden
+    card named. Returns the number of lines checked."""
+    seat = st.decision.player
+    turns = digest.since_last_turn(st, seat)
+    public = named_in_log(turns)
+    secret = {n for n in hidden.names(st, seat) if n not in public}
+    checked = 0
+    for code in LANGS:
+        tr = i18n.get(code)
+        text = ui.digest_text(st, seat, tr)
+        assert len(text) <= ui.DIGEST_MAX
+        assert not text.endswith("…"), text[-200:]
+        for t in turns:
+            whole = digest.summary(t, WHOLE, tr, st)
+            assert whole in text, (code, whole)  # the turn's line says all of it
+            checked += 1
+        leaked = [n for n in secret if n in text]
+        assert not leaked, (code, leaked, text)
+    return checked
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_whole_game_has_no_cut_line_and_names_no_hidden_card(seed: int) -> None:
+    hidden = Hidden()
+    counts = {"digest": 0}
+
+    def each(st: GameState) -> None:
+        hidden.see(st)
+        if st.decision is not None and st.decision.kind == "turn":
+            counts["digest"] += check_digest(st, hidden)
+
+    st, _ = random_game(4, seed, each)
+    turns = digest.turns(st)
+    assert len(turns) > 60 and counts["digest"] > 3 * 150
+    for code in LANGS:
+        tr = i18n.get(code)
+        for t in turns:
+            record = ui.record_text(st, t, tr)
+            whole = digest.summary(t, WHOLE, tr, st)
+            assert record.endswith(whole), (code, record)  # 0 cut records
+            assert len(record) <= ui.TEXT_MAX and "\n" not in record
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_one_voice_in_every_language(seed: int) -> None:
+    """Every logged event has its short phrase (no whole log sentence in the present tense, no
+    engine jargon such as "(lines capped at 13)", no "Book(s)"); in Spanish and Japanese no
+    English phrase is left."""
+    st, _ = random_game(4, seed)
+    assert set(digest.SHORT) == {s.key for s in sentences.SENTENCES if s.key not in NO_PLAYER}
+    english = {v for v in digest.SHORT.values()}
+    for code in LANGS:
+        tr = i18n.get(code)
+        for t in digest.turns(st):
+            line = digest.summary(t, WHOLE, tr, st)
+            assert "capped" not in line and "(s)" not in line, line
+            for s in sentences.SENTENCES:  # the engine's whole sentences are not in the line
+                assert not re.search(re.escape(s.text.split("{")[0]) + r"\w", line) or (
+                    not s.text[0].islower()
+                ), (s.text, line)
+            if code != "en":
+                words_left = [
+                    e for e in english if len(e.split("{")[0]) > 4 and e.split("{")[0] in line
+                ]
+                assert not words_left, (code, words_left, line)
+
+
+NO_PLAYER = {"set_up", "game_over"}
+
+
+def test_what_the_log_leaves_out_is_told() -> None:
+    """What a Meeting cost and how many cards a bonus drew are said, never which cards."""
+    st, _ = random_game(4, 1)
+    lines = [digest.summary(t, WHOLE, i18n.ENGLISH, st) for t in digest.turns(st)]
+    paid = re.compile(r"attended Meeting room (\d) \((?:£(\d+)|(\d+) Innovation)\)")
+    attended = [m for ln in lines for m in paid.finditer(ln)]
+    assert len(attended) == sum(": attends " in line for line in st.log)
+    for m in attended:  # the room's own price, in money or Innovation
+        room = st.edition.meeting_rooms[int(m[1]) - 1]
+        assert int(m[2]) == room["money"] if m[2] else int(m[3]) == room["innovation"]
+    assert any(re.search(r", drew \d cards?", ln) for ln in lines)
+
+
+def test_a_meeting_taken_without_a_stored_choice_is_not_guessed() -> None:
+    """A Meeting room that was the only choice is not in the game's choices: the costs cannot
+    be paired with the lines, and none is told (seed 3 has one)."""
+    st, _ = random_game(4, 3)
+    lines = [digest.summary(t, WHOLE, i18n.ENGLISH, st) for t in digest.turns(st)]
+    assert any("attended Meeting room" in ln for ln in lines)
+    assert not any(re.search(r"attended Meeting room \d \(", ln) for ln in lines)
+
+
+def test_a_partner_paid_in_money_says_what_it_cost() -> None:
+    """A Partner whose cost is "£ = active die" (rulebook, Workshop turn) says the £ paid: the
+    pips of the die the turn pushed out, as the engine takes them (st.ctx["active"])."""
+    seen: list[tuple[str, int]] = []
+
+    def each(st: GameState) -> None:
+        dec = st.decision
+        if dec is None or dec.kind != "partner_play":
+            return
+        for c in dec.choices:
+            card = c.id.removeprefix("play:")
+            if c.id.startswith("play:") and st.edition.partner[card]["need"]["kind"] == "money":
+                seen.append((str(st.edition.partner[card]["name"]), int(st.ctx["active"][1])))
+
+    paid = []
+    for seed in range(1, 8):
+        seen.clear()
+        st, _ = random_game(4, seed, each)
+        text = "\n".join(digest.summary(t, WHOLE, i18n.ENGLISH, st) for t in digest.turns(st))
+        paid += [m for m in re.finditer(r"played ([^;(]+) \(£(\d)\)", text)]
+        for m in re.finditer(r"played ([^;(]+) \(£(\d)\)", text):
+            assert (m[1], int(m[2])) in seen, m[0]
+    assert paid
