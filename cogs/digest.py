@@ -8,7 +8,7 @@ possible). That is enough to cut the log into turns without storing anything mor
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import GameState
@@ -137,6 +137,8 @@ SHORT = {
 TRAVELS_AND_DISC = N_("travelled to {city} (£{cost}) and placed a disc there")
 MOVES_TO_AND_DISC = N_("moved to {city} and placed a disc there")
 RESEARCH_STEPS = N_("Research on {track} +{n} → {level}")
+#: A Lecture space of the Institution the turn already named (a long name said once).
+SAME_INSTITUTION = N_("level {level} of the same Institution")
 #: What the log leaves out, told from the edition and the game's choices: money paid, a
 #: Meeting's cost, and how many cards were drawn (never which: a hand is hidden).
 PLAYS_PAYING = N_("played {card} (£{cost})")
@@ -156,12 +158,25 @@ def _resources(tr: Lang, gained: dict[str, int]) -> str:
     return tr._("+{amount}", amount=tr._(", ").join(parts))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Event:
     key: str  # the sentence's key ("" for a line no rule writes)
     fields: dict[str, str]
     text: str  # the logged line, without its speaker
     at: int  # its index in the game's log (-1: not known)
+    said: dict[str, str] = field(default_factory=dict)  # fields said otherwise than logged
+
+
+def _name_once(tr: Lang, e: _Event, institution: str) -> str:
+    """Say a Lecture space of the Institution the turn named last as "level 2 of the same
+    Institution"; return the Institution named now."""
+    for name in ("loc", "loc2"):
+        where, _, level = e.fields.get(name, "").rpartition(", level ")
+        if where and level.isdigit():
+            if where == institution:
+                e.said[name] = tr._(SAME_INSTITUTION, level=level)
+            institution = where
+    return institution
 
 
 def _facts(state: GameState | None) -> dict[int, dict[str, Any]]:
@@ -204,6 +219,7 @@ def phrases(turn: Turn, tr: Lang = ENGLISH, state: GameState | None = None) -> l
     facts = _facts(state) if state is not None else {}
     out: list[str] = []
     die: str | None = None  # the die pushed out this turn: a Partner may cost its pips in £
+    institution = ""  # where the turn lectured
     i = 0
     while i < len(events):
         e = events[i]
@@ -227,9 +243,9 @@ def phrases(turn: Turn, tr: Lang = ENGLISH, state: GameState | None = None) -> l
                 n += 1
             last = events[i + n - 1]
             if n == 1:
-                out.append(_say(tr, state, SHORT["gains_research"], e.fields))
+                out.append(_say(tr, state, SHORT["gains_research"], e))
             else:
-                out.append(_say(tr, state, RESEARCH_STEPS, last.fields, n=str(n)))
+                out.append(_say(tr, state, RESEARCH_STEPS, last, n=str(n)))
             i += n
             continue
         disc_here = (
@@ -239,16 +255,17 @@ def phrases(turn: Turn, tr: Lang = ENGLISH, state: GameState | None = None) -> l
         )
         if e.key == "pushes_out":
             die = e.fields["die"]
+        institution = _name_once(tr, e, institution)
         if e.key == "travels" and disc_here:
-            out.append(_say(tr, state, TRAVELS_AND_DISC, e.fields))
+            out.append(_say(tr, state, TRAVELS_AND_DISC, e))
             i += 2
             continue
         if e.key == "moves_to" and disc_here:
-            out.append(_say(tr, state, MOVES_TO_AND_DISC, e.fields))
+            out.append(_say(tr, state, MOVES_TO_AND_DISC, e))
             i += 2
             continue
         if e.key == "lectures" and disc_here:  # the Lecture space is where the disc goes
-            out.append(_say(tr, state, SHORT["lectures"], e.fields))
+            out.append(_say(tr, state, SHORT["lectures"], e))
             i += 2
             continue
         if e.key == "attends":
@@ -262,9 +279,9 @@ def phrases(turn: Turn, tr: Lang = ENGLISH, state: GameState | None = None) -> l
             if pay is not None and state is not None:
                 room = state.edition.meeting_rooms[int(e.fields["room"]) - 1]
                 cost = words.amount(tr, {pay: room[pay]})
-                out.append(_say(tr, state, ATTENDS_PAYING, e.fields, cost=cost))
+                out.append(_say(tr, state, ATTENDS_PAYING, e, cost=cost))
             else:
-                out.append(_say(tr, state, SHORT["attends"], e.fields))
+                out.append(_say(tr, state, SHORT["attends"], e))
             i += 1
             continue
         said = _phrase(tr, state, e, die)
@@ -284,13 +301,13 @@ def _phrase(
         if not e.key or state is None:
             return e.text.rstrip(".")
         return words.sentence(tr, state, e.text).rstrip(".。")
-    said = _say(tr, state, SHORT[e.key], e.fields)
+    said = _say(tr, state, SHORT[e.key], e)
     if state is None:
         return said
     card = _card(state, e.fields["card"]) if e.key == "plays" else None
     if card is not None and die is not None:
         if state.edition.partner[card]["need"]["kind"] == "money":  # £ = the active die's pips
-            said = _say(tr, state, PLAYS_PAYING, e.fields, cost=die.split()[-1])
+            said = _say(tr, state, PLAYS_PAYING, e, cost=die.split()[-1])
     drawn = _cards_drawn(state, e)
     if drawn:
         said = tr._("{event}, {drew}", event=said, drew=_drew(tr, drawn))
@@ -325,15 +342,13 @@ def _cards_drawn(state: GameState, e: _Event) -> int:
     return sum(int(step.get("n", 0)) for step in effect if step.get("op") == "draw")
 
 
-def _say(
-    tr: Lang, state: GameState | None, template: str, fields: dict[str, str], **more: str
-) -> str:
+def _say(tr: Lang, state: GameState | None, template: str, e: _Event, **more: str) -> str:
     """A phrase template filled with a logged event's fields said in the language."""
     if tr.code == "en" or state is None:
-        values = dict(fields)
+        values = dict(e.fields)
     else:
-        values = words.log_fields(tr, state, fields)
-    return tr._(template, **values, **more)
+        values = words.log_fields(tr, state, e.fields)
+    return tr._(template, **{**values, **e.said, **more})
 
 
 def compact(line: str, tr: Lang = ENGLISH, state: GameState | None = None) -> str:

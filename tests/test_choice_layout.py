@@ -89,3 +89,52 @@ class TestLabels:
         for seed in range(1, 30):
             random_game(2, seed, each)
         assert counts[True] > 0 and counts[False] > 0
+
+
+def layouts(players: int, seed: int) -> list[tuple[GameState, dict[str, tuple]]]:
+    """The decisions of a random game too long for buttons alone, with their layout in each
+    language."""
+    found: list[tuple[GameState, dict[str, tuple]]] = []
+
+    def each(st: GameState) -> None:
+        dec = st.decision
+        if dec is not None and len(dec.choices) > ui.BUTTON_MAX:
+            found.append((st.copy(), {c: ui.choice_layout(st, i18n.get(c)) for c in LANGS}))
+
+    random_game(players, seed, each)
+    return found
+
+
+class TestGroups:
+    @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (4, 4), (4, 8), (3, 9)])
+    def test_long_lists_are_grouped_and_no_choice_is_lost(self, players: int, seed: int) -> None:
+        kinds: collections.Counter[str] = collections.Counter()
+        for st, by_lang in layouts(players, seed):
+            dec = st.decision
+            assert dec is not None
+            quiet = [i for i, c in enumerate(dec.choices) if c.id in ui.QUIET]
+            partitions = set()
+            for code, (direct, groups) in by_lang.items():
+                # grouped the game's way, not cut into runs of 25
+                assert groups and not any(g.run for g in groups), (dec.kind, code)
+                assert all(len(g.indexes) <= MENU_MAX for g in groups), (dec.kind, code)
+                # a single choice stays in its group: only Skip/Done/Pass beside the groups
+                assert direct == quiet, (dec.kind, [dec.choices[i].label for i in direct])
+                shown = sorted(direct + [i for g in groups for i in g.indexes])
+                assert shown == list(range(len(dec.choices))), dec.kind  # each choice once
+                assert len({g.label for g in groups}) == len(groups)
+                partitions.add(tuple(g.indexes for g in groups))
+            assert len(partitions) == 1  # the same groups in every language
+            kinds[dec.kind] += 1
+        assert kinds
+
+    def test_the_kinds_that_were_flat_menus_are_grouped(self) -> None:
+        """ "Adjust a die by 1 pip" (24-25 options) by where the die is: a Workshop space, the
+        Store, a row of the Mill; "Where does the disc go?" (32 options) by kind of place: the
+        Universities of a region, the Meeting rooms, an Institution's Lecture spaces."""
+        titles: dict[str, set[str]] = collections.defaultdict(set)
+        for players, seed in [(4, 1), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6)]:
+            for st, by_lang in layouts(players, seed):
+                titles[st.decision.kind] |= {g.label for g in by_lang["en"][1]}  # type: ignore[union-attr]
+        assert {"Workshop space 1", "Your Store", "Your Mill, row 1"} <= titles["adjust_die"]
+        assert {"Meeting rooms", "Southern Universities"} <= titles["move_disc_to"]
