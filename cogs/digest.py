@@ -181,18 +181,46 @@ def _name_once(tr: Lang, e: _Event, institution: str) -> str:
 
 def _facts(state: GameState | None) -> dict[int, dict[str, Any]]:
     """What the log of a game leaves out, by the index of the log line it belongs to, read from
-    the game's choices in order: how a Meeting room was paid. A decision with one choice is
-    taken without being stored, so the choices and the lines are paired only when there are as
-    many of each (then each line has its choice); otherwise nothing is told rather than a guess
-    (the same holds for the card a Meeting recruits, whose display slot sets how many cards it
-    draws: that one is most often the only choice, so its draw is not told)."""
+    the game's choices: how a Meeting room was paid ("room:<r>:<pay>"). A decision with one
+    choice is taken without being stored, so not every "attends" line has its choice: a line is
+    told its price only when every way of pairing the stored choices with the lines (in order,
+    room for room) pairs it with the same choice; otherwise nothing is told rather than a
+    guess. (The card a Meeting recruits, whose display slot sets how many cards it draws, is
+    most often the only choice: its draw is not told.)"""
     if state is None:
         return {}
-    pays = [c.split(":")[2] for c in state.history if _ATTEND.fullmatch(c)]
-    attends = [at for at, line in enumerate(state.log) if ": attends Meeting room " in line]
-    if len(pays) != len(attends):
-        return {}
-    return {at: {"pay": pay} for at, pay in zip(attends, pays, strict=True)}
+    ids = [c.split(":") for c in state.history if _ATTEND.fullmatch(c)]
+    chosen = [(int(room) + 1, pay) for _, room, pay in ids]
+    lines = [
+        (at, int(line.rsplit(" ", 1)[1].rstrip(".")))
+        for at, line in enumerate(state.log)
+        if ": attends Meeting room " in line
+    ]
+    rooms = [room for _, room in lines]
+    paired = _only_pairing(rooms, [room for room, _ in chosen])
+    return {lines[k][0]: {"pay": chosen[j][1]} for k, j in paired.items()}
+
+
+def _only_pairing(lines: list[int], chosen: list[int]) -> dict[int, int]:
+    """{line: choice} for the choices that every order-keeping, room-matching pairing puts on
+    the same line: the earliest and the latest line a choice can take are the same."""
+    earliest: list[int] = []
+    k = 0
+    for room in chosen:
+        while k < len(lines) and lines[k] != room:
+            k += 1
+        if k == len(lines):
+            return {}  # these choices are not these lines: say nothing
+        earliest.append(k)
+        k += 1
+    latest = [0] * len(chosen)
+    k = len(lines) - 1
+    for j in reversed(range(len(chosen))):
+        while lines[k] != chosen[j]:
+            k -= 1
+        latest[j] = k
+        k -= 1
+    return {earliest[j]: j for j in range(len(chosen)) if earliest[j] == latest[j]}
 
 
 _ATTEND = re.compile(r"room:\d+:(?:money|innovation)")
