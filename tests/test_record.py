@@ -149,7 +149,9 @@ def test_a_meetings_price_is_told_only_when_known_and_then_right() -> None:
         paid: dict[int, str] = {}  # log index of an "attends" line -> how it was paid
         before: list[GameState] = []
 
-        def each(st: GameState) -> None:
+        def each(
+            st: GameState, before: list[GameState] = before, paid: dict[int, str] = paid
+        ) -> None:
             if before:
                 old = before[0]
                 new_lines = [
@@ -171,7 +173,9 @@ def test_a_meetings_price_is_told_only_when_known_and_then_right() -> None:
         for t in digest.turns(st):
             phrases = digest.phrases(t, i18n.ENGLISH, st)
             attends = [p for p in phrases if p.startswith("attended Meeting room")]
-            lines = [at for at, line in zip(t.at, t.lines) if line.startswith("attends ")]
+            lines = [
+                at for at, line in zip(t.at, t.lines, strict=True) if line.startswith("attends ")
+            ]
             for phrase, at in zip(attends, lines, strict=True):
                 if "(" in phrase:
                     told += 1
