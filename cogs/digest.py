@@ -181,33 +181,54 @@ def _name_once(tr: Lang, e: _Event, institution: str) -> str:
 
 def _facts(state: GameState | None) -> dict[int, dict[str, Any]]:
     """What the log of a game leaves out, by the index of the log line it belongs to, read from
-    the game's choices: how a Meeting room was paid ("room:<r>:<pay>"). A decision with one
-    choice is taken without being stored, so not every "attends" line has its choice: a line is
-    told its price only when every way of pairing the stored choices with the lines (in order,
-    room for room) pairs it with the same choice; otherwise nothing is told rather than a
-    guess. (The card a Meeting recruits, whose display slot sets how many cards it draws, is
-    most often the only choice: its draw is not told.)"""
+    the game's choices: how a Meeting room was paid ("room:<r>:<pay>"), and the display slot
+    of a card a Meeting recruited ("card:<slot>": its slot sets how many cards it draws).
+
+    A decision with one choice is taken without being stored, so not every line has its
+    choice: a line is told only when every way of pairing the stored choices with the lines
+    (in order, each choice one its line could have come from) pairs it with the same choice;
+    otherwise nothing is told rather than a guess."""
     if state is None:
         return {}
-    ids = [c.split(":") for c in state.history if _ATTEND.fullmatch(c)]
-    chosen = [(int(room) + 1, pay) for _, room, pay in ids]
-    lines = [
-        (at, int(line.rsplit(" ", 1)[1].rstrip(".")))
-        for at, line in enumerate(state.log)
-        if ": attends Meeting room " in line
-    ]
-    rooms = [room for _, room in lines]
-    paired = _only_pairing(rooms, [room for room, _ in chosen])
-    return {lines[k][0]: {"pay": chosen[j][1]} for k, j in paired.items()}
+    rooms: list[tuple[int, int]] = []  # (log index, room) of each "attends" line
+    taken: list[tuple[int, int | None]] = []  # a card from the display: (log index, room)
+    room = 0
+    for at, line in enumerate(state.log):
+        if ": attends Meeting room " in line:
+            room = int(line.rstrip(".").rsplit(" ", 1)[1])
+            rooms.append((at, room))
+        elif ": recruits " in line or ": gains " in line:
+            spoken = _speaker(line, state.seat_names)
+            parsed = words._parse(spoken[1]) if spoken else None
+            if parsed is not None and parsed[0].key == "recruits":
+                taken.append((at, room))  # the card under the room or to its right
+            elif parsed is not None and parsed[0].key == "gains_card":
+                taken.append((at, None))  # any card of the display
+    pays = [c.split(":") for c in state.history if _ATTEND.fullmatch(c)]
+    slots = [int(c[5:]) for c in state.history if _DISPLAY_CARD.fullmatch(c)]
+    out: dict[int, dict[str, Any]] = {}
+    same_room = _only_pairing(
+        [r for _, r in rooms], [int(r) + 1 for _, r, _ in pays], lambda line, r: line == r
+    )
+    for k, j in same_room.items():
+        out[rooms[k][0]] = {"pay": pays[j][2]}
+    in_reach = _only_pairing(
+        [r for _, r in taken], slots, lambda line, slot: line is None or slot >= line - 1
+    )
+    for k, j in in_reach.items():
+        if taken[k][1] is not None:
+            out.setdefault(taken[k][0], {})["slot"] = slots[j]
+    return out
 
 
-def _only_pairing(lines: list[int], chosen: list[int]) -> dict[int, int]:
-    """{line: choice} for the choices that every order-keeping, room-matching pairing puts on
-    the same line: the earliest and the latest line a choice can take are the same."""
+def _only_pairing(lines: list[Any], chosen: list[Any], fits: Any) -> dict[int, int]:
+    """{line: choice} for the choices that every order-keeping pairing of choices with lines
+    they fit puts on the same line: the earliest and the latest line a choice can take (each
+    found by taking lines greedily from one end) are the same."""
     earliest: list[int] = []
     k = 0
-    for room in chosen:
-        while k < len(lines) and lines[k] != room:
+    for choice in chosen:
+        while k < len(lines) and not fits(lines[k], choice):
             k += 1
         if k == len(lines):
             return {}  # these choices are not these lines: say nothing
@@ -216,7 +237,7 @@ def _only_pairing(lines: list[int], chosen: list[int]) -> dict[int, int]:
     latest = [0] * len(chosen)
     k = len(lines) - 1
     for j in reversed(range(len(chosen))):
-        while lines[k] != chosen[j]:
+        while not fits(lines[k], chosen[j]):
             k -= 1
         latest[j] = k
         k -= 1
@@ -224,6 +245,7 @@ def _only_pairing(lines: list[int], chosen: list[int]) -> dict[int, int]:
 
 
 _ATTEND = re.compile(r"room:\d+:(?:money|innovation)")
+_DISPLAY_CARD = re.compile(r"card:\d+")
 
 
 def _events(turn: Turn) -> list[_Event]:
@@ -312,7 +334,7 @@ def phrases(turn: Turn, tr: Lang = ENGLISH, state: GameState | None = None) -> l
                 out.append(_say(tr, state, SHORT["attends"], e))
             i += 1
             continue
-        said = _phrase(tr, state, e, die)
+        said = _phrase(tr, state, e, die, facts.get(e.at, {}))
         out.append(said)
         i += 1
     return out
@@ -323,6 +345,7 @@ def _phrase(
     state: GameState | None,
     e: _Event,
     die: str | None,
+    fact: dict[str, Any],
 ) -> str:
     """One event said on its own (with what it paid or drew, where the log leaves that out)."""
     if not e.key or e.key not in SHORT:
@@ -336,7 +359,7 @@ def _phrase(
     if card is not None and die is not None:
         if state.edition.partner[card]["need"]["kind"] == "money":  # £ = the active die's pips
             said = _say(tr, state, PLAYS_PAYING, e, cost=die.split()[-1])
-    drawn = _cards_drawn(state, e)
+    drawn = _cards_drawn(state, e, fact)
     if drawn:
         said = tr._("{event}, {drew}", event=said, drew=_drew(tr, drawn))
     return said
@@ -347,8 +370,9 @@ def _card(state: GameState, name: str) -> str | None:
     return next((c for c, info in state.edition.partner.items() if info["name"] == name), None)
 
 
-def _cards_drawn(state: GameState, e: _Event) -> int:
-    """How many Partner cards the event's effect draws (not logged: which cards is secret)."""
+def _cards_drawn(state: GameState, e: _Event, fact: dict[str, Any]) -> int:
+    """How many Partner cards the event's effect draws (not logged: which cards is secret);
+    ``fact``: what the game's choices tell of the event (``_facts``)."""
     ed = state.edition
     effect: list[dict[str, Any]] = []
     f = e.fields
@@ -367,6 +391,8 @@ def _cards_drawn(state: GameState, e: _Event) -> int:
     elif e.key in ("plays", "plays_free", "uses_display"):
         card = _card(state, f["card"])
         effect = ed.partner[card]["effect"] if card is not None else []
+    elif e.key == "recruits" and "slot" in fact:
+        return int(ed.meeting_rooms[fact["slot"]]["draw"])
     return sum(int(step.get("n", 0)) for step in effect if step.get("op") == "draw")
 
 

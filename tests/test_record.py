@@ -4,13 +4,15 @@ names no card hidden from the reader."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 import i18n
 from cogs import digest, ui
-from engine import GameState, sentences
+from engine import GameSetup, GameState, new_game, sentences
+from engine.rules import apply, legal_choices
 from tests.engine_helpers import random_game
 
 LANGS = ("en", "es", "ja")
@@ -208,3 +210,33 @@ def test_a_partner_paid_in_money_says_what_it_cost() -> None:
         for m in re.finditer(r"played ([^;(]+) \(£(\d)\)", text):
             assert (m[1], int(m[2])) in seen, m[0]
     assert paid
+
+
+def test_a_recruits_draw_is_told_only_when_known_and_then_right() -> None:
+    """A Meeting's recruit draws 2, 1, 1 or 0 cards by the display slot of the card taken
+    (rulebook, Meetings). The slot is known from the stored choice when it can be paired with
+    the line; every draw told is the one of the slot actually taken."""
+    told = 0
+    for seed in (2, 4, 8, 10):
+        rnd = random.Random(seed)
+        st = new_game(GameSetup(players=4, seed=seed))
+        slot_of: dict[int, int] = {}  # log index of a "recruits" line -> the slot taken
+        while not st.over:
+            options = legal_choices(st)
+            choice = options[rnd.randrange(len(options))][0]
+            kind = st.decision.kind if st.decision else ""
+            before = len(st.log)
+            apply(st, choice)
+            if kind == "meet_card":
+                line = next(i for i in range(before, len(st.log)) if ": recruits " in st.log[i])
+                slot_of[line] = int(choice.removeprefix("card:"))
+        for t in digest.turns(st):
+            recruits = [at for at, line in zip(t.at, t.lines, strict=True) if "recruits " in line]
+            said = [p for p in digest.phrases(t, i18n.ENGLISH, st) if p.startswith("recruited")]
+            for at, phrase in zip(recruits, said, strict=True):
+                m = re.search(r", drew (\d) cards?$", phrase)
+                if m:
+                    told += 1
+                    assert at in slot_of, phrase  # a slot chosen, not the only one
+                    assert int(m[1]) == st.edition.meeting_rooms[slot_of[at]]["draw"], phrase
+    assert told > 5
