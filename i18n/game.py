@@ -237,6 +237,8 @@ def label(tr: Lang, st: GameState, dec: Decision, choice: Choice, *, rebuild: bo
     English gives the engine's label (``rebuild=True``: built here, as the other languages are).
     A choice this module cannot say (an id of a newer engine) keeps the engine's label. A few
     choices are said more plainly than the engine says them (``_clearer``)."""
+    if tr.code == "en" and not rebuild and dec.kind not in CLEARER_KINDS:
+        return choice.label
     try:
         value = dec.parse(choice.id)
         clearer = _clearer(tr, st, value)
@@ -247,6 +249,10 @@ def label(tr: Lang, st: GameState, dec: Decision, choice: Choice, *, rebuild: bo
         return _label(tr, st, dec.kind, value)
     except Exception:
         return choice.label
+
+
+#: The decisions with a choice said more plainly than the engine says it (``_clearer``).
+CLEARER_KINDS = frozenset({"research", "publish_or_build"})
 
 
 def _clearer(tr: Lang, st: GameState, value: C.ChoiceValue) -> str | None:
