@@ -43,8 +43,9 @@ BUTTON_MAX = 15  # three rows of five: more choices are grouped, or shown in men
 PER_SELECT = 25
 PAGE_SIZE = 100  # (legacy page buttons)
 TEXT_MAX = 3800  # Components V2: at most 4,000 characters of text in a message
-DIGEST_MAX = 2400
-TURN_LINE = 600  # a turn's line is cut only when the whole digest would not fit
+DIGEST_MAX = 3000  # with the headline and "This turn so far" (500), within TEXT_MAX
+TURN_LINE = 1500  # a turn's line says less (whole phrases) only when the digest would not fit
+RECORD_MAX = 3000  # an old turn's record: a whole turn fits (the longest seen: ~500)
 
 COLOURS = [0xC0392B, 0x27AE60, 0x2E86C1, 0x8E44AD]  # seat colours, as on the board images
 QUIET = ("skip", "done", "pass")
@@ -149,32 +150,79 @@ class Group:
     run: bool = False  # a plain run of choices (no area in common), shown as a menu
 
 
-def _group_key(
+#: The Universities of a region (a city's "region" in the edition), as a group of choices.
+REGION_TITLES = {
+    "southern": N_("Southern Universities"),
+    "central": N_("Central Universities"),
+    "scottish": N_("Scottish Universities"),
+}
+
+
+def _place_group(state: GameState, place: str, tr: Lang) -> tuple[str, str]:
+    """The group of a disc location (engine.state): a University by its region, the Meeting
+    rooms, a Lecture space by its Institution, the Objectives."""
+    kind, _, rest = place.partition(":")
+    if kind == "uni":
+        return _city_group(state, rest, tr)
+    if kind == "room":
+        return "rooms", tr._("Meeting rooms")
+    if kind == "lec":
+        i = int(rest.split(":")[0])
+        return f"inst{i}", words.institution(tr, state, i)
+    return "objectives", tr._("Objectives")
+
+
+def _city_group(state: GameState, city: str, tr: Lang) -> tuple[str, str]:
+    region = str(state.edition.city[city].get("region", ""))
+    return f"region:{region}", tr._(REGION_TITLES.get(region, N_("Universities")))
+
+
+def _own_die_group(place: str, tr: Lang) -> tuple[str, str]:
+    """A die on the player board: the Store, or a row of the Mill."""
+    if place[0] == "s":
+        return "store", tr._("Your Store")
+    row = int(place[1:]) // 3 + 1
+    return f"mill{row}", tr._("Your Mill, row {row}", row=row)
+
+
+def _group_key(  # noqa: C901
     state: GameState, kind: str, choice: Choice, label: str, tr: Lang
 ) -> tuple[str, str] | None:
     """The group a choice belongs to, for the decisions that can have many choices (read from
     the choice's value in the engine's choice format, never from the id's text): its key (the
     same in every language), and its title in the reader's language (``label``: the choice's
-    label in that language)."""
+    label in that language). The game's own groupings: a Workshop space, a die, a row of the
+    Mill, a region of Universities, a kind of place on the board, an Institution."""
     match choices.parse(kind, choice.id):
         case (
             choices.WorkshopMove(space=s)
             | choices.CoalAdjust(space=s)
             | choices.WorkshopDie(space=s)
+            | choices.AdjustWorkshopDie(space=s)
         ):
             return f"ws{s}", tr._("Workshop space {n}", n=s + 1)
         case choices.StoreAction():
             return "store", tr._("A Store die for its Action")
-        case choices.ChangePip(die=place):
-            p = state.me
-            die = (p.store if place[0] == "s" else p.mill)[int(place[1:])]
-            assert die is not None
-            return place, f"{words.die(tr, die)} ({words.where(tr, place)})"
+        case choices.ChangePip(die=place) | choices.AdjustOwnDie(die=place):
+            return _own_die_group(place, tr)
         case choices.GoTo(city=city) if kind == "travel_move":
             cost = state.edition.travel_cost[state.me.city][city]
-            return f"cost{cost}", tr._("Travel for £{cost}", cost=cost)
+            return f"cost{cost:02d}", tr._("Travel for £{cost}", cost=cost)
         case choices.LectureSpace(institution=i) | choices.LowerSpace(institution=i):
             return f"inst{i}", words.institution(tr, state, i)
+        case (
+            choices.MoveDiscTo(location=place)
+            | choices.MoveDiscHere(location=place)
+            | choices.MoveDiscFrom(location=place)
+            | choices.StackDisc(location=place)
+        ):
+            return _place_group(state, place, tr)
+        case (
+            choices.University(city=city)
+            | choices.RelocateFrom(city=city)
+            | choices.RelocateTo(city=city)
+        ):
+            return _city_group(state, city, tr)
     head, found, _ = choice.label.partition(": ")
     if not found or len(head) > 40:
         return None
@@ -189,9 +237,10 @@ def choice_layout(state: GameState, tr: Lang = ENGLISH) -> tuple[list[int], list
     """How the current decision's choices are offered: (indexes shown as buttons, groups).
 
     Up to ``BUTTON_MAX`` choices are buttons. More are grouped (area first, then target) when
-    the decision's choices fall into 2 to ``BUTTON_MAX`` groups; "skip"-like choices and the
-    only choice of a group of one stay buttons beside the groups. Otherwise there are no
-    buttons and the groups are plain runs of 25 shown as menus.
+    the decision's choices fall into 2 to ``BUTTON_MAX`` groups; "skip"-like choices stay
+    buttons beside the groups, and every other choice is in its group, even a group of one (a
+    choice is found where its kind of choice is). Otherwise there are no buttons and the groups
+    are plain runs of 25 shown as menus.
     """
     dec = state.decision
     assert dec is not None
@@ -213,10 +262,8 @@ def choice_layout(state: GameState, tr: Lang = ENGLISH) -> tuple[list[int], list
         keyed.setdefault(key, []).append(i)
         titles.setdefault(key, title)
     if 2 <= len(keyed) <= BUTTON_MAX - len(direct):
-        # a group of one is offered as that choice itself: no second click for it
-        singles = [v[0] for v in keyed.values() if len(v) == 1]
-        groups = [Group(titles[k], tuple(v)) for k, v in keyed.items() if len(v) > 1]
-        return sorted(direct + singles), groups
+        order = sorted(keyed) if all(k.startswith("cost") for k in keyed) else list(keyed)
+        return direct, [Group(titles[k], tuple(keyed[k])) for k in order]
     runs = [tuple(range(lo, min(n, lo + PER_SELECT))) for lo in range(0, n, PER_SELECT)]
     return [], [
         Group(tr._("Choices {a}–{b} of {n}", a=r[0] + 1, b=r[-1] + 1, n=n), r, run=True)
@@ -375,7 +422,7 @@ def record_text(state: GameState, turn: digest.Turn, tr: Lang) -> str:
         "-# Round {round} · **{name}**: {summary}",
         round=turn.round,
         name=state.seat_names[turn.seat],
-        summary=digest.summary(turn, 200, tr, state),
+        summary=digest.summary(turn, RECORD_MAX, tr, state),
     )
 
 

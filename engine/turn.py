@@ -1079,6 +1079,12 @@ def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
     _say(st, S.STEAM, level=p.steam, cap=st.edition.steam_track[p.steam]["cap"])
 
 
+def publish_boxes_disc(st: GameState) -> bool:
+    """Would Ada's Study's Publish now put one of the player's discs in the box, having no disc
+    of theirs to stack on (resolve_stack_disc)? The bot says so on the choice."""
+    return not _stack_targets(st)
+
+
 def _stack_targets(st: GameState) -> list[str]:
     """Where Ada's Study Publish may stack a disc: "You may never have more than two discs in the
     same location". Rules version 2: a location is one disc space (a University's, a Lecture

@@ -34,6 +34,7 @@ from engine.state import (
     Decision,
     GameState,
 )
+from engine.turn import publish_boxes_disc
 from i18n import N_, NP_, Lang
 
 # -- the game's words --------------------------------------------------------------------------
@@ -186,9 +187,17 @@ def city_reward(tr: Lang, st: GameState, city: str) -> str:
 # -- prompts -----------------------------------------------------------------------------------
 
 
+#: Prompts the bot says more plainly than the engine (whose words are fixed by its golden games):
+#: every prompt says what to choose.
+CLEARER_PROMPTS = {
+    "choose": NP_("prompt", "Choose the reward you gain."),
+    "draft": NP_("prompt", "Draft one of the dealt Partner cards: it goes into your deck."),
+}
+
+
 def prompt(tr: Lang, dec: Decision) -> str:
-    """The question of a decision (engine.rules.PROMPTS)."""
-    return tr.p_("prompt", dec.prompt)
+    """The question of a decision (engine.rules.PROMPTS, or the bot's clearer words)."""
+    return tr.p_("prompt", CLEARER_PROMPTS.get(dec.kind, dec.prompt))
 
 
 # -- choice labels -----------------------------------------------------------------------------
@@ -209,6 +218,12 @@ PUBLISH = {
     "meetings": N_("take a Multiplier Gear from the display"),
     "institutions": N_("swap a die on your board with a Workshop die"),
 }
+#: Ada's Study's Publish with nothing to stack on: said before the click (a player would not
+#: expect the disc to leave the game)
+PUBLISH_BOXES = N_(
+    "no disc of yours on the main board to stack on, so one of your discs leaves the game "
+    "instead (no advanced action)"
+)
 _ITEMS = {
     "book": N_("Gain 1 Book"),
     "gear": N_("Gain 1 Addition Gear"),
@@ -220,13 +235,42 @@ def label(tr: Lang, st: GameState, dec: Decision, choice: Choice, *, rebuild: bo
     """A choice of the decision in front of the player, in the language.
 
     English gives the engine's label (``rebuild=True``: built here, as the other languages are).
-    A choice this module cannot say (an id of a newer engine) keeps the engine's label."""
-    if tr.code == "en" and not rebuild:
+    A choice this module cannot say (an id of a newer engine) keeps the engine's label. A few
+    choices are said more plainly than the engine says them (``_clearer``)."""
+    if tr.code == "en" and not rebuild and dec.kind not in CLEARER_KINDS:
         return choice.label
     try:
-        return _label(tr, st, dec.kind, dec.parse(choice.id))
+        value = dec.parse(choice.id)
+        clearer = _clearer(tr, st, value)
+        if clearer is not None:
+            return clearer
+        if tr.code == "en" and not rebuild:
+            return choice.label
+        return _label(tr, st, dec.kind, value)
     except Exception:
         return choice.label
+
+
+#: The decisions with a choice said more plainly than the engine says it (``_clearer``).
+CLEARER_KINDS = frozenset({"research", "publish_or_build"})
+
+
+def _clearer(tr: Lang, st: GameState, value: C.ChoiceValue) -> str | None:
+    """The label of a choice whose engine label could mislead (issue 28): a Research step says
+    the level it goes from and to (the engine's "(now 0)" read as the level after); Ada's Study's
+    Publish with no disc to stack on says that a disc leaves the game."""
+    match value:
+        case C.ResearchTrack(track=t):
+            level = st.me.research[t]
+            return tr._(
+                "+1 Research on {track} (level {level} → {next})",
+                track=track(tr, t),
+                level=level,
+                next=level + 1,
+            )
+        case C.Publish() if st.ctx.get("area") == "study" and publish_boxes_disc(st):
+            return tr._("Publish (1 Book): {text}", text=tr._(PUBLISH_BOXES))
+    return None
 
 
 def labels(tr: Lang, st: GameState, dec: Decision) -> list[str]:

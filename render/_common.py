@@ -32,15 +32,14 @@ def content(context: str, text: str) -> str:
 
 
 def prompt(dec: Pending) -> str:
-    """The question of the pending decision in the image's language."""
-    return p_("prompt", dec.prompt) if dec.prompt else dec.prompt
+    """The question of the pending decision in the image's language (as the bot says it)."""
+    return p_("prompt", words.CLEARER_PROMPTS.get(dec.kind, dec.prompt)) if dec.prompt else ""
 
 
 def option(st: GameState, dec: Pending, choice_id: str, label: str) -> str:
-    """A choice's label in the image's language (rebuilt from its value, as the bot does)."""
+    """A choice's label in the image's language (rebuilt from its value, as the bot does; in
+    English the engine's label, or the bot's clearer one)."""
     tr = current()
-    if tr.code == "en":
-        return label
     choices = [Choice(i, lab) for i, lab in dec.choices or []]
     return words.label(
         tr, st, Decision(dec.player, dec.kind, dec.prompt, choices), Choice(choice_id, label)

@@ -130,7 +130,7 @@ CHOICE_TITLES = {
     "workshop_bonus": N_("Workshop bonus"),
     "innovation_top": N_("Innovation track"),
     "advanced": N_("Advanced action"),
-    "choose": N_("Choose one"),
+    "choose": N_("Choose a reward"),
     "science_token": N_("Science token"),
     "place_disc": N_("Your discs"),
     "stack_disc": N_("Your discs"),

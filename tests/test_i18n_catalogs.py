@@ -148,7 +148,9 @@ class TestTranslations:
 # -- the glossaries ---------------------------------------------------------------------------------
 
 # Messages where a glossary term is not the game's term (the English word in another sense).
-NOT_THE_TERM: set[tuple[str, str]] = set()
+NOT_THE_TERM: set[tuple[str, str]] = {
+    ("Mill", "Tour the Northern Mills"),  # textile mills (fábricas), not the player's Mill
+}
 
 
 @cache
@@ -190,6 +192,34 @@ class TestGlossary:
                         wrong[english].append(f"{en!r} -> {text!r}")
         report = [f"{k} ({glossary(code)[k]['term']}): {v[:3]}" for k, v in wrong.items()]
         assert not wrong, f"{sum(map(len, wrong.values()))} messages:\n" + "\n".join(report)
+
+    @pytest.mark.parametrize("code", LANGS)
+    def test_the_catalog_avoids_the_words_the_glossary_rules_out(self, code: str) -> None:
+        """An entry's `avoid`: a word for the same thing that the rules texts do not use (issue
+        28: Programs are "cartas", not "losetas"; the deck is デッキ, not 山札; the bag バッグ,
+        not 袋). No translation of a message using the term says it."""
+        wrong = []
+        for english, entry in glossary(code).items():
+            pattern = term_pattern(english)
+            for m in messages(code):
+                for en, text in zip(forms(m.id), forms(m.string), strict=False):
+                    said = FIELD.sub(" ", en)
+                    avoided = [w for w in entry.get("avoid", ()) if w in (text or "")]  # type: ignore[attr-defined]
+                    if pattern.search(said) and avoided:
+                        wrong.append(f"{english}: {en!r} -> {text!r}")
+        assert not wrong, "\n".join(wrong[:20])
+
+    def test_issue_28_terms(self) -> None:
+        """The terms issue 28 names: textile mills are fábricas; the Japanese deck and bag are
+        the guide's デッキ and バッグ (teach-guide.ja.txt: 'デッキからパートナーカードを2枚引く',
+        'ダイスバッグ'); Spanish Programs are cartas (summary-faq.es.txt: 'las cartas de
+        Programa')."""
+        es = catalog("es")
+        assert "fábricas textiles" in es.get("Tour the Northern Mills", "assignment").string
+        assert "máquina" not in es.get("Tour the Northern Mills", "assignment").string
+        assert glossary("es")["Program"]["avoid"] == ["loseta"]
+        assert glossary("ja")["Deck"]["term"] == "デッキ"
+        assert glossary("ja")["Bag"]["term"] == "バッグ"
 
     def test_the_issue_terms_are_in_the_glossaries(self) -> None:
         """The terms issue 23 names, as the Spanish and Japanese rules texts write them."""

@@ -255,6 +255,17 @@ async def play(table: Any, game: int, seed: int, limit: int = 2000) -> int:
     return moves
 
 
+def assert_records_whole(table: Any, game: int, code: str) -> None:
+    """Every old turn's record in the thread says its whole turn (issue 28): not cut, no
+    phrase left out."""
+    tr = i18n.get(code)
+    more = re.escape(tr.n_("and {n} more event", "and {n} more events", 7)).replace("7", r"\d+")
+    records = [texts(m) for m in table.thread(game).history() if texts(m).startswith("-# ")]
+    assert len(records) > 10
+    for record in records:
+        assert not record.endswith("…") and not re.search(more, record), record
+
+
 LANG_CASES = [
     # (game language, how it is chosen, the members' Discord locale)
     pytest.param("ja", "server", "ja", id="ja"),
@@ -306,6 +317,7 @@ async def test_a_whole_game_in_the_language(
                 seen.message(code, command, m)
     sweep(table, seen, game, code, users)
     state, _ = await table.store.load_state(game)
+    assert_records_whole(table, game, code)
     assert seen.drawn and any(lang == code for lang, _, _ in seen.drawn)
     assert_in_language(seen, state)
     if code == "ja":
