@@ -48,6 +48,10 @@ class Evidence:
 
 
 class PlayMixin(StoreBase):
+    async def _record_game_end(self, tx: Tx, game_id: int, state: GameState, at: datetime) -> None:
+        """The records a finished game leaves, in the transaction of the move that ended it
+        (``store.records``)."""
+
     # ------------------------------------------------------------------ reading
 
     async def load_state(self, game_id: int) -> tuple[GameState, int]:
@@ -223,6 +227,8 @@ class PlayMixin(StoreBase):
             if ready is not None:
                 write = await with_reminder(tx, ready.write, ready.verified.to_move)
                 if await tx.record_move_at(write, ready.end):
+                    if write.over:
+                        await self._record_game_end(tx, game_id, ready.state, at)
                     tx.after_commit(
                         lambda: self._verified.put(game_id, ready.verified, ready.state)
                     )
@@ -243,6 +249,8 @@ class PlayMixin(StoreBase):
             text, digest = codec.encode(new)
             verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
             await tx.record_move(await with_reminder(tx, write, verified.to_move))
+            if write.over:
+                await self._record_game_end(tx, game_id, new, at)
             tx.after_commit(lambda: self._verified.put(game_id, verified, new))
             return new
 

@@ -6,6 +6,7 @@
     work.py      reminders and AI turns, claimed by one process
     settings.py  guild and user settings, stand-in votes
     audit.py     verify by replay (check-db), repair
+    records.py   results of finished games, members' sums and ratings, time away, privacy
 
 Their SQL is in the backends, one file each: ``sqlite.py`` (default) and ``postgres.py``.
 """
@@ -27,13 +28,17 @@ from .errors import StoreError
 from .lobby import LobbyMixin
 from .messages import MessagesMixin
 from .play import PlayMixin
+from .records import RecordsMixin
 from .settings import SettingsMixin
 from .work import WorkMixin
 
 __all__ = ["CHECKPOINT_EVERY", "Store"]
 
 
-class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin):
+# RecordsMixin first: its ``_record_game_end`` fills in the hook PlayMixin calls at a game's end.
+class Store(
+    RecordsMixin, LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin
+):
     """Async game store. Create with ``await Store.open(location)``; close with ``await
     store.close()`` (or ``async with await Store.open(...) as store``).
 
