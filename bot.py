@@ -42,7 +42,14 @@ from store import Store
 
 log = logging.getLogger("adas_dream.bot")
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
+EXTENSIONS = (
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.info",
+    "cogs.reminders",
+    "cogs.admin",
+    "cogs.records",
+)
 MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
 
 NO_TOKEN = """\

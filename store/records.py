@@ -595,6 +595,42 @@ class RecordsMixin(StoreBase):
 
         return await self._db.read(read)
 
+    async def last_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """The seat name each member last finished a game under in this server."""
+        users = sorted(set(user_ids))
+        if not users:
+            return {}
+
+        async def read(tx: Tx) -> dict[int, str]:
+            marks = ", ".join("?" for _ in users)
+            rows = await self._q(tx).rows(
+                "SELECT user_id, name FROM results WHERE guild_id = ?"
+                f" AND user_id IN ({marks}) ORDER BY finished_at, game_id",
+                guild_id,
+                *users,
+            )
+            return {int(r[0]): r[1] for r in rows}
+
+        return await self._db.read(read)
+
+    async def to_move_of(self, game_ids: Iterable[int]) -> dict[int, int]:
+        """The engine seat whose decision each active game waits for (games with none left
+        out)."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
+
+        async def read(tx: Tx) -> dict[int, int]:
+            marks = ", ".join("?" for _ in ids)
+            rows = await self._q(tx).rows(
+                f"SELECT id, to_move FROM games WHERE id IN ({marks}) AND status = 'active'"
+                " AND to_move IS NOT NULL",
+                *ids,
+            )
+            return {int(r[0]): int(r[1]) for r in rows}
+
+        return await self._db.read(read)
+
     # ------------------------------------------------------------------ stand-ins
 
     async def note_standin(
