@@ -155,7 +155,8 @@ class RecordsCog(AdaCog, name="Records"):
     ) -> None:
         async def run() -> None:
             if not await self.is_member(interaction.guild, user_id):
-                raise Oops("{name} is not a member of this server.", name=f"<@{user_id}>")
+                who = f"<@{user_id}>"
+                raise Oops("{name} is not a member of this server.", name=who)
             name = (await self.names(interaction.guild_id or 0, [user_id])).get(user_id, "")
             if user_id != interaction.user.id and (await self.store.member_record(user_id)).hidden:
                 raise Oops("{name} keeps their profile private.", name=name)
@@ -287,8 +288,7 @@ class RecordsCog(AdaCog, name="Records"):
     )
     @app_commands.describe(
         member="Whose profile (default: yours).",
-        hidden="Privacy: True hides your profile and history from others and takes you off "
-        "the leaderboard; False shows them again.",
+        hidden="True: hide your profile and history, leave the leaderboard. False: show them.",
     )
     @friendly
     async def profile(
@@ -433,7 +433,7 @@ class RecordsCog(AdaCog, name="Records"):
             )
         lines.append(
             tr._(
-                "-# * provisional: fewer than {n} rated games. `/ada records profile hidden:True` leaves the board.",
+                "-# * provisional: fewer than {n} rated games. `/ada records profile hidden:True` leaves the leaderboard.",
                 n=PROVISIONAL_GAMES,
             )
         )
@@ -509,10 +509,11 @@ class RecordsCog(AdaCog, name="Records"):
         if until is None:
             return None
         tr = self.game_lang(rec)
+        who = f"<@{user_id}>"
         return tr._(
             "{user} is away until {date}: the table waits for them (no reminders, no stand-in "
             "before then).",
-            user=f"<@{user_id}>",
+            user=who,
             date=discord.utils.format_dt(until, "D"),
         )
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.scoring import CATEGORIES
-from i18n import _
+from i18n import _, current
 from render._common import category
 from render._draw import GOOD, HILITE, INK, LINE, MUTED, PANEL_ALT, WHITE, Canvas, shade
 
@@ -41,7 +41,7 @@ def draw_leaderboard(title: str, rows: Sequence[BoardRow]) -> Canvas:
     provisional rating is marked."""
     cv = Canvas(W, HEAD_H + 8 + ROW_H * (len(rows) + 1) + 16 + 26)
     cv.min_glyph = 16
-    _head(cv, title, _("Rating = skill − 3 × uncertainty; * provisional (fewer than 5 games)"))
+    _head(cv, title, _("Rating = skill - 3 × uncertainty; * provisional (fewer than 5 games)"))
     x0, x1 = 8, W - 8
     y = HEAD_H + 8
     cv.box((x0, y, x1, cv.height - 8), fill=WHITE, width=2, radius=10)
@@ -69,9 +69,14 @@ def draw_leaderboard(title: str, rows: Sequence[BoardRow]) -> Canvas:
         cv.d.rectangle((x0 + 4, ry, x1 - 4, ry + ROW_H - 2), fill=fill)
         # a bar behind the rating: how far from the best
         bar = int((cols[3] - 8 - cols[2]) * max(0.0, row.ordinal - min(0.0, low)) / span)
-        cv.d.rectangle((cols[2], ry + 8, cols[2] + bar, ry + ROW_H - 10), fill=shade(GOOD, 1.9))
+        cv.d.rectangle((cols[2], ry + 8, cols[2] + bar, ry + ROW_H - 10), fill=shade(GOOD, 1.7))
         mark = " *" if row.provisional else ""
-        cells = (str(row.rank), row.name, f"{row.ordinal:.1f}{mark}", str(row.games))
+        cells = (
+            str(row.rank),
+            row.name,
+            current().num(round(row.ordinal, 1)) + mark,
+            str(row.games),
+        )
         for c, text in enumerate(cells):
             cv.text(
                 (cols[c], ry, cols[c + 1] - 8, ry + ROW_H - 2),
@@ -135,7 +140,7 @@ def draw_profile(
             cv.marks.append((cat, (j, round(v, 1)), (int(a), by, int(b), by + 15)))
         cv.text(
             (right + 4, ry, x1 - 10, ry + row_h - 2),
-            f"{mine[k]:.1f}",
+            current().num(round(mine[k], 1)),
             16,
             bold=True,
             align="right",
