@@ -501,22 +501,6 @@ class RecordsCog(AdaCog, name="Records"):
             except Exception:  # the turn message is redrawn with the next move anyway
                 self.games.stale.add(rec.id)
 
-    async def away_note(self, rec: Any, user_id: int | None) -> str | None:
-        """The turn message's line for a player who is away (None if they are not)."""
-        if user_id is None:
-            return None
-        until = await self.store.away_until(user_id, self.games.now())
-        if until is None:
-            return None
-        tr = self.game_lang(rec)
-        who = f"<@{user_id}>"
-        return tr._(
-            "{user} is away until {date}: the table waits for them (no reminders, no stand-in "
-            "before then).",
-            user=who,
-            date=discord.utils.format_dt(until, "D"),
-        )
-
 
 class RecordsAdminCog(AdaCog, name="RecordsAdmin"):
     """Server stats, the longest allowed absence and the rebuild of the records (admins)."""
