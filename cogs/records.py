@@ -267,7 +267,6 @@ class RecordsCog(AdaCog, name="Records"):
                     "**{n} game is waiting for you**",
                     "**{n} games are waiting for you**",
                     len(yours),
-                    n=len(yours),
                 )
             )
             lines += yours + others

@@ -135,7 +135,6 @@ class RemindersCog(AdaCog, name="Reminders"):
                     "⏰ Reminder: {n} game of Ada's Dream is waiting for you:",
                     "⏰ Reminder: {n} games of Ada's Dream are waiting for you:",
                     len(recs),
-                    n=len(recs),
                 ),
                 *links,
                 tr._("Switch reminders off with `/ada reminders enabled:False`."),

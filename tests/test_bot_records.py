@@ -4,10 +4,15 @@ leaderboard, away, back and privacy, and the admins' stats, away limit and rebui
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
+import discord
+
+from offline.driver import texts
 from store.testing import pick
 from tests.test_bot_errors import private_text
+from tests.test_bot_reminders import HOUR, dms, to_move, wait
 
 
 async def finish(table: Any, game: int, seed: int = 1) -> None:
@@ -96,3 +101,93 @@ async def test_history_pages(table: Any) -> None:
         await table.store.rebuild_records()
     entries, total = await table.store.history(table.guild.id, table.alice.id)
     assert total == 1  # a rebuild does not add games
+
+
+# -- time away ---------------------------------------------------------------------------------
+
+
+def day_after(days: int) -> str:
+    """The date ``days`` from now, as /ada away takes it."""
+    return (discord.utils.utcnow() + timedelta(days=days)).date().isoformat()
+
+
+async def test_time_away_pauses_reminders_and_the_stand_in(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    mover, other = await to_move(table, game)
+    res = await mover.slash(table.channel, "ada away", until=day_after(2))
+    assert "You are away until" in private_text(res)
+    assert "is away until" in texts(await table.turn_message(game))  # the table sees it
+    res = await other.slash(table.channel, "ada games")
+    assert "away until" in private_text(res)
+    await wait(table.env, 30 * HOUR)  # no reminder while away, and no stand-in
+    assert dms(mover) == []
+    res = await other.slash(table.thread(game), "ada standin")
+    assert "is away until" in private_text(res)
+    _, seq = await table.store.load_state(game)
+    assert seq == 0
+    await wait(table.env, 50 * HOUR)  # back (the third day has begun): reminded again
+    assert len(dms(mover)) == 1 and "your turn" in dms(mover)[0]
+
+
+async def test_back_early_and_bad_dates(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    mover, _ = await to_move(table, game)
+    for until, said in (
+        ("tomorrow", "YYYY-MM-DD"),
+        (day_after(-1), "already past"),
+        (day_after(40), "at most 30 days"),
+    ):
+        res = await mover.slash(table.channel, "ada away", until=until)
+        assert said in private_text(res)
+        assert await table.store.away_until(mover.id, table.env.bot.ada.games.now()) is None
+    res = await mover.slash(table.channel, "ada away")
+    assert "You are not away" in private_text(res)
+    await mover.slash(table.channel, "ada away", until=day_after(3))
+    assert "is away until" in texts(await table.turn_message(game))
+    res = await mover.slash(table.channel, "ada away")
+    assert "Welcome back" in private_text(res)
+    assert "is away until" not in texts(await table.turn_message(game))
+
+
+async def test_an_admin_sets_the_longest_absence(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    mover, _ = await to_move(table, game)
+    assert "ada-admin away-limit" not in mover.available_commands(table.channel)
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(table.env.create_user("admin"), roles=[admins])
+    res = await admin.slash(table.channel, "ada-admin away-limit", days=60)
+    assert "up to 60 days" in private_text(res)
+    res = await mover.slash(table.channel, "ada away", until=day_after(40))
+    assert "You are away until" in private_text(res)
+
+
+async def test_several_games_due_come_as_one_reminder(table: Any) -> None:
+    waiting = []
+    for _ in range(3):
+        game = await table.new_game("alice", ("bob",))
+        state, _ = await table.store.load_state(game)
+        rec = await table.store.get_game(game)
+        waiting.append(rec.seat_at(state.decision.player).user_id)
+    await wait(table.env, 12.5 * HOUR)
+    for name in ("alice", "bob"):
+        member = table.members[name]
+        n = waiting.count(member.id)
+        sent = dms(member)
+        if n > 1:
+            assert len(sent) == 1 and f"{n} games of Ada's Dream are waiting for you" in sent[0]
+        elif n == 1:
+            assert len(sent) == 1 and "your turn" in sent[0]
+
+
+async def test_admins_see_server_stats_and_rebuild_the_records(table: Any) -> None:
+    await two_finished_games(table)
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(table.env.create_user("admin"), roles=[admins])
+    res = await admin.slash(table.channel, "ada-admin stats")
+    text = private_text(res)
+    assert "2 finished games" in text and "2 players (1 games)" in text
+    assert "3 players (1 games)" in text
+    before = await table.store.all_member_stats(table.guild.id)
+    res = await admin.slash(table.channel, "ada-admin rebuild-records")
+    assert "from 2 finished games" in private_text(res)
+    assert await table.store.all_member_stats(table.guild.id) == before
