@@ -62,6 +62,14 @@ def reliability_text(tr: Lang, r: Reliability | None) -> str:
     )
 
 
+async def lobby_reliability(store: Any, rec: Any, tr: Lang) -> dict[int, str]:
+    """What a lobby shows next to each member: how they finish games in this server (nothing
+    for a member with no finished game, or who hid their profile)."""
+    users = [s.user_id for s in rec.seats if s.user_id is not None and not s.is_ai]
+    found = await store.reliability(rec.guild_id, users)
+    return {u: reliability_text(tr, r) for u, r in found.items()}
+
+
 class HistoryPage(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ada:h:(?P<user>\d+):(?P<page>\d+)",

@@ -191,3 +191,17 @@ async def test_admins_see_server_stats_and_rebuild_the_records(table: Any) -> No
     res = await admin.slash(table.channel, "ada-admin rebuild-records")
     assert "from 2 finished games" in private_text(res)
     assert await table.store.all_member_stats(table.guild.id) == before
+
+
+async def test_lobbies_show_how_members_finish_games(table: Any) -> None:
+    await two_finished_games(table)
+    await table.carol.slash(table.channel, "ada records profile", hidden=True)
+    game = await table.new_game("alice", ("bob", "carol", "dave"), start=False)
+    lobby = texts(await table.lobby_message(game))
+    lines = {
+        name: next(li for li in lobby.splitlines() if f"{name} (" in li) for name in table.members
+    }
+    assert "on time 100%" in lines["alice"] and "0 games left" in lines["alice"]
+    assert "on time" in lines["bob"]
+    assert "on time" not in lines["carol"]  # hid their profile
+    assert "on time" not in lines["dave"]  # no finished game yet
