@@ -8,6 +8,7 @@
     ./scripts/run migrate         apply pending database migrations
     ./scripts/run migrate-to-postgres SQLITE_PATH DATABASE_URL
                                   copy every game to PostgreSQL, each verified by replay
+    ./scripts/run rebuild-records recompute results, stats and ratings from the stored games
 
 (``./scripts/run`` installs into .venv when needed, then runs ``python bot.py`` with these arguments.)
 
@@ -50,7 +51,14 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.records",
 )
-MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
+MAINTENANCE = {
+    "check-db",
+    "backup",
+    "migrate",
+    "repair",
+    "migrate-to-postgres",
+    "rebuild-records",
+}
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the

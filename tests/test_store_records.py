@@ -199,3 +199,13 @@ async def test_time_away(store: Store) -> None:
     assert await store.max_away_days(1) == 30
     await store.set_max_away_days(1, 10, now=T0)
     assert await store.max_away_days(1) == 10 and await store.max_away_days(2) == 30
+
+
+async def test_the_maintenance_command_rebuilds_the_records(db_location: str, store: Store) -> None:
+    from store.cli import rebuild_records
+
+    await finished_game(store, random.Random(6), users=[11, 12], seed=6)
+    before = await store.all_member_stats(1)
+    assert await rebuild_records(db_location) == 1
+    assert await rebuild_records(db_location, 2) == 0  # another server: nothing there
+    assert await store.all_member_stats(1) == before
