@@ -62,14 +62,6 @@ KEYWORDS: dict[str, Any] = {
     "CannotUndo": None,
     "GameNotFound": None,
 }
-COG_MODULES = (
-    "cogs.lobby",
-    "cogs.play",
-    "cogs.info",
-    "cogs.reminders",
-    "cogs.admin",
-    "cogs.records",
-)
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 GLOSSARY_DIR = LOCALE_DIR.parent / "glossary"
 """One glossary a language (``es.toml``): the game's terms as the rules texts of that language
@@ -187,7 +179,9 @@ def commands() -> Iterator[tuple[str, str, str]]:
     for group in make_groups():
         yield f"/{group.name}", "command", group.name
         yield f"/{group.name}", "command description", group.description
-    for module_name in COG_MODULES:
+    from bot import EXTENSIONS  # the cogs the bot loads
+
+    for module_name in EXTENSIONS:
         module = importlib.import_module(module_name)
         for obj in vars(module).values():
             if not (isinstance(obj, type) and issubclass(obj, AdaCog) and obj is not AdaCog):
