@@ -336,12 +336,13 @@ class RecordsCog(AdaCog, name="Records"):
         ]
         if s.rating is not None:
             lines.append(
-                tr._(
-                    "Rating {ordinal} (skill {mu}, uncertainty {sigma}) over {games} rated games",
+                tr.n_(
+                    "Rating {ordinal} (skill {mu}, uncertainty {sigma}) over {n} rated game",
+                    "Rating {ordinal} (skill {mu}, uncertainty {sigma}) over {n} rated games",
+                    s.rated_games,
                     ordinal=tr.num(round(s.rating.ordinal, 1)),
                     mu=tr.num(round(s.rating.mu, 1)),
                     sigma=tr.num(round(s.rating.sigma, 1)),
-                    games=s.rated_games,
                 )
                 + (" · " + tr._("provisional") if s.provisional else "")
             )
@@ -429,12 +430,13 @@ class RecordsCog(AdaCog, name="Records"):
         lines = [tr._("**Leaderboard**")]
         for r in rows:
             lines.append(
-                tr._(
-                    "{rank}. {name}: {rating} ({games} games)",
+                tr.n_(
+                    "{rank}. {name}: {rating} ({n} game)",
+                    "{rank}. {name}: {rating} ({n} games)",
+                    r.games,
                     rank=r.rank,
                     name=r.name,
                     rating=tr.num(round(r.ordinal, 1)),
-                    games=r.games,
                 )
                 + (" *" if r.provisional else "")
             )
@@ -533,7 +535,13 @@ class RecordsAdminCog(AdaCog, name="RecordsAdmin"):
         s = await self.store.server_stats(interaction.guild_id or 0, self.games.now())
         if s.games == 0:
             raise Oops("This server has no finished games yet.")
-        lines = [tr._("**Server stats**: {n} finished games", n=s.games)]
+        lines = [
+            tr.n_(
+                "**Server stats**: {n} finished game",
+                "**Server stats**: {n} finished games",
+                s.games,
+            )
+        ]
         weeks = ", ".join(
             f"{discord.utils.format_dt(monday, 'd')} {n}" for monday, n in reversed(s.weeks)
         )
@@ -552,10 +560,11 @@ class RecordsAdminCog(AdaCog, name="RecordsAdmin"):
                 for k, w in enumerate(wins)
             )
             lines.append(
-                tr._(
-                    "{players} players ({games} games): {shares}",
+                tr.n_(
+                    "{players} players ({n} game): {shares}",
+                    "{players} players ({n} games): {shares}",
+                    games,
                     players=players,
-                    games=games,
                     shares=shares,
                 )
             )
@@ -589,7 +598,14 @@ class RecordsAdminCog(AdaCog, name="RecordsAdmin"):
         self.require_admin(interaction)
         n = await self.store.rebuild_records(interaction.guild_id or 0)
         tr = await self.lang_of(interaction)
-        await say(interaction, tr._("Records rebuilt from {n} finished games.", n=n))
+        await say(
+            interaction,
+            tr.n_(
+                "Records rebuilt from {n} finished game.",
+                "Records rebuilt from {n} finished games.",
+                n,
+            ),
+        )
 
 
 def _png(tr: Lang, draw: Any, *args: Any) -> bytes:

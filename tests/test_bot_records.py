@@ -185,8 +185,8 @@ async def test_admins_see_server_stats_and_rebuild_the_records(table: Any) -> No
     admin = table.guild.add_member(table.env.create_user("admin"), roles=[admins])
     res = await admin.slash(table.channel, "ada-admin stats")
     text = private_text(res)
-    assert "2 finished games" in text and "2 players (1 games)" in text
-    assert "3 players (1 games)" in text
+    assert "2 finished games" in text and "2 players (1 game)" in text
+    assert "3 players (1 game)" in text
     before = await table.store.all_member_stats(table.guild.id)
     res = await admin.slash(table.channel, "ada-admin rebuild-records")
     assert "from 2 finished games" in private_text(res)
