@@ -81,5 +81,5 @@ if __name__ == "__main__":
     parser.add_argument("--out", default="docs/images")
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
     parser.add_argument("--width", type=int, default=1000)
-    parser.add_argument("--height", type=int, default=2600)
+    parser.add_argument("--height", type=int, default=1750)
     asyncio.run(main(parser.parse_args()))
