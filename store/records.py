@@ -213,7 +213,8 @@ class RecordsMixin(StoreBase):
             log.exception("game %s: its records could not be computed (rebuild-records)", game_id)
             return
         await self._write_results(q, [result])
-        users = [s.user_id for s in result.people if s.user_id is not None]
+        # in one order: two game ends of a server lock the same rows one after the other
+        users = sorted(s.user_id for s in result.people if s.user_id is not None)
         if not users:
             return
         marks = ", ".join("?" for _ in users)

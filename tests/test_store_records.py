@@ -209,3 +209,20 @@ async def test_the_maintenance_command_rebuilds_the_records(db_location: str, st
     assert await rebuild_records(db_location) == 1
     assert await rebuild_records(db_location, 2) == 0  # another server: nothing there
     assert await store.all_member_stats(1) == before
+
+
+async def test_games_ending_at_once_lose_no_sums(store: Store) -> None:
+    """Two games of one server with a member in common, played at the same time to their ends:
+    each end counts once in that member's sums (the rows are locked in one order)."""
+    import asyncio
+    from dataclasses import replace
+
+    await asyncio.gather(
+        finished_game(store, random.Random(8), users=[11, 12], seed=8),
+        finished_game(store, random.Random(9), users=[13, 12], seed=9),
+    )
+    incremental = {s.user_id: replace(s, rating=None) for s in await store.all_member_stats(1)}
+    assert incremental[12].games == 2 and incremental[11].games == 1
+    await store.rebuild_records()
+    rebuilt = {s.user_id: replace(s, rating=None) for s in await store.all_member_stats(1)}
+    assert rebuilt == incremental  # the ratings may differ only by which game counted first
