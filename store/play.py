@@ -224,11 +224,11 @@ class PlayMixin(StoreBase):
             return replace(write, reminder=await self._next_reminder(tx, game_id, to_move, at))
 
         async def move(tx: Tx) -> GameState:
-            if ready is not None:
+            # the move that ends a game goes the full way: its records are written with it,
+            # and a move written ahead must be its job's only write
+            if ready is not None and not ready.write.over:
                 write = await with_reminder(tx, ready.write, ready.verified.to_move)
                 if await tx.record_move_at(write, ready.end):
-                    if write.over:
-                        await self._record_game_end(tx, game_id, ready.state, at)
                     tx.after_commit(
                         lambda: self._verified.put(game_id, ready.verified, ready.state)
                     )
