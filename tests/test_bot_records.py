@@ -92,15 +92,22 @@ async def test_an_opted_out_member_appears_nowhere(table: Any) -> None:
     assert "bob" in private_text(res)
 
 
-async def test_history_pages(table: Any) -> None:
-    from cogs.records import PAGE
+async def test_history_pages(table: Any, monkeypatch: Any) -> None:
+    import sys
 
-    game = await table.new_game("alice", ("bob",))
-    await finish(table, game)
-    for _ in range(PAGE):  # more games than a page: copies of the finished one's records
-        await table.store.rebuild_records()
-    entries, total = await table.store.history(table.guild.id, table.alice.id)
-    assert total == 1  # a rebuild does not add games
+    # a game a page: two pages (the module the bot loaded as its extension)
+    monkeypatch.setattr(sys.modules["cogs.records"], "PAGE", 1)
+    games = await two_finished_games(table)
+    res = await table.alice.slash(table.channel, "ada records history")
+    page = res.response
+    assert "page 1 of 2" in texts(page) and f"#{games[1]}" in texts(page)
+    res = await table.alice.click(page, custom_id=f"ada:h:{table.alice.id}:1")
+    page = res.response or page
+    shown = texts(next(m for m in table.channel.history(viewer=table.alice) if m.id == page.id))
+    assert "page 2 of 2" in shown and f"#{games[0]}" in shown
+    await table.alice.slash(table.channel, "ada records profile", hidden=True)
+    res = await table.bob.slash(table.channel, "ada records history", member=table.alice)
+    assert "keeps their profile private" in private_text(res)
 
 
 # -- time away ---------------------------------------------------------------------------------
