@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -25,6 +26,8 @@ from render.records import BoardRow, draw_leaderboard, draw_profile
 from render.scorepad import ORDINAL
 from store.records import HistoryEntry, Reliability
 from store.tally import PROVISIONAL_GAMES
+
+log = logging.getLogger(__name__)
 
 PAGE = 8
 """Games on one page of ``/ada history``."""
@@ -472,7 +475,7 @@ class RecordsCog(AdaCog, name="Records"):
                     "You are not away. To be, give the last day: `/ada away until:2026-12-24`."
                 )
             await self.store.set_away(interaction.user.id, None, now=now)
-            await self.refresh_turns(interaction.user.id)
+            await self.refresh_turns(interaction.user.id, back=True)
             await say(interaction, tr._("Welcome back: your reminders start again."))
             return
         try:
@@ -496,18 +499,28 @@ class RecordsCog(AdaCog, name="Records"):
             ),
         )
 
-    async def refresh_turns(self, user_id: int) -> None:
+    async def refresh_turns(self, user_id: int, *, back: bool = False) -> None:
         """Redraw the turn message of every game waiting on the member (it says when they are
-        away)."""
-        for rec in await self.store.games_for_user(user_id, ("active",)):
-            moving = (await self.store.to_move_of([rec.id])).get(rec.id)
-            seat = rec.seat_at(moving) if moving is not None else None
+        away); ``back``: their reminders, which waited for the end of the absence, are due
+        again after the usual delay from now."""
+        recs = await self.store.games_for_user(user_id, ("active",))
+        moving = await self.store.to_move_of([r.id for r in recs])
+        for rec in recs:
+            seat = rec.seat_at(moving[rec.id]) if rec.id in moving else None
             if seat is None or seat.user_id != user_id or not self.games.owns(rec.guild_id):
                 continue
             try:
                 state, seq = await self.store.load_state(rec.id)
+                if back:
+                    enabled, hours = await self.games.reminder_hours(rec, user_id)
+                    if enabled:
+                        due = self.games.now() + timedelta(hours=hours)
+                        await self.store.schedule_reminder(
+                            rec.id, user_id, due, seq, now=self.games.now()
+                        )
                 await self.games.publish_turn(rec, state, seq, how="edit")
             except Exception:  # the turn message is redrawn with the next move anyway
+                log.warning("game %s: could not redraw the turn after /ada away", rec.id)
                 self.games.stale.add(rec.id)
 
 

@@ -154,6 +154,8 @@ async def test_back_early_and_bad_dates(table: Any) -> None:
     res = await mover.slash(table.channel, "ada away")
     assert "Welcome back" in private_text(res)
     assert "is away until" not in texts(await table.turn_message(game))
+    await wait(table.env, 12.5 * HOUR)  # reminded after the usual delay, not at the old date
+    assert len(dms(mover)) == 1
 
 
 async def test_an_admin_sets_the_longest_absence(table: Any) -> None:
