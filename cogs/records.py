@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from cogs import ui
+from cogs import admin, ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.service import Oops
 from cogs.text import shorten
@@ -528,11 +528,7 @@ class RecordsAdminCog(AdaCog, name="RecordsAdmin"):
     """Server stats, the longest allowed absence and the rebuild of the records (admins)."""
 
     admin_group = True
-
-    @staticmethod
-    def require_admin(interaction: discord.Interaction[Any]) -> None:
-        if not (interaction.permissions.manage_guild or interaction.permissions.administrator):
-            raise Oops("You need the Manage Server permission for that.")
+    require_admin = staticmethod(admin.SettingsCog.require_admin)  # the same rule
 
     @app_commands.command(
         name="stats", description="Games per week, game length and seat wins here."
