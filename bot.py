@@ -8,6 +8,7 @@
     ./scripts/run migrate         apply pending database migrations
     ./scripts/run migrate-to-postgres SQLITE_PATH DATABASE_URL
                                   copy every game to PostgreSQL, each verified by replay
+    ./scripts/run rebuild-records recompute results, stats and ratings from the stored games
     ./scripts/run --version       print the bot's version
     ./scripts/run --sync          run the bot, syncing the slash commands even if unchanged
 
@@ -53,7 +54,14 @@ from store import Store
 
 log = logging.getLogger("adas_dream.bot")
 
-MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
+MAINTENANCE = {
+    "check-db",
+    "backup",
+    "migrate",
+    "repair",
+    "migrate-to-postgres",
+    "rebuild-records",
+}
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the

@@ -7,5 +7,6 @@ EXTENSIONS = (
     "cogs.reminders",
     "cogs.admin",
     "cogs.health",
+    "cogs.records",
 )
 """The cogs the bot loads (``bot.AdaBot.setup_hook``), whose commands the catalogs translate."""

@@ -77,6 +77,13 @@ class StandinCog(AdaCog, name="Standin"):
             if not owner and user not in others:
                 raise Oops("Only players of this game can vote for a stand-in.")
             if user != seat.user_id:
+                away = await self.store.away_until(seat.user_id, self.games.now())
+                if away is not None:  # the grace period stretches to their return (issue 30)
+                    raise Oops(
+                        "{name} is away until {date}: a stand-in can be asked only after that.",
+                        name=seat.name,
+                        date=discord.utils.format_dt(away),
+                    )
                 ready = await self.ready_at(rec, seat, seq)
                 if ready is None:
                     raise Oops(
@@ -107,8 +114,11 @@ class StandinCog(AdaCog, name="Standin"):
                         ),
                     )
                     return
+        # the turn counts as the stand-in's in the records (written first: it may end the game)
+        await self.store.note_standin(rec.id, dec.player, seq, now=self.games.now())
         new = await self.games.play_turn_by_ai(rec, state, seq, "greedy")
         if new is None:
+            await self.store.forget_standin(rec.id, seq)
             raise Oops("The game moved on meanwhile: no stand-in was needed.")
         turn = digest.last_turn_of(new, dec.player)
         public = self.game_lang(rec)

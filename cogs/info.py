@@ -280,26 +280,6 @@ class InfoCog(AdaCog, name="Info"):
             ephemeral=True,
         )
 
-    @app_commands.command(
-        name="games", description="The games being set up or played in this server."
-    )
-    @friendly
-    async def games_cmd(self, interaction: discord.Interaction[Any]) -> None:
-        """The open games of this server, with their threads and players."""
-        await defer(interaction)
-        tr = await self.lang_of(interaction)
-        recs = await self.store.games_in_guild(interaction.guild_id or 0)
-        if not recs:
-            await say(interaction, tr._("No open games here. Create one with `/ada new`."))
-            return
-        lines = []
-        for g in recs[-20:]:
-            order = g.seats_in_turn_order or list(g.seats)
-            seats = ", ".join(ui.seat_name(s, tr) for s in order) or tr._("no seats")
-            where = f"<#{g.thread_id}>" if g.thread_id else f"<#{g.channel_id}>"
-            lines.append(f"#{g.id} · {tr.p_('status', g.status)} · {where} · {seats}")
-        await say(interaction, "\n".join(lines))
-
     @app_commands.command(name="help", description="How to play Ada's Dream with this bot.")
     @friendly
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -14,6 +14,7 @@ from discord.ext import commands
 import i18n
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, language_choices, say
+from cogs.records import lobby_reliability
 from cogs.service import Oops, PublishError
 from cogs.text import clean_name
 from i18n import N_, Lang
@@ -71,8 +72,9 @@ class LobbyCog(AdaCog, name="Lobby"):
         tr = self.game_lang(rec)
         try:
             channel = await self.games.channel(msg.channel_id)
+            reliability = await lobby_reliability(self.store, rec, tr)
             await channel.get_partial_message(msg.message_id).edit(
-                embed=ui.lobby_embed(rec, tr),
+                embed=ui.lobby_embed(rec, tr, reliability),
                 view=ui.lobby_view(rec.id, tr, open_=rec.status == "lobby"),
             )
         except discord.HTTPException as exc:
@@ -220,10 +222,11 @@ class LobbyCog(AdaCog, name="Lobby"):
         for _ in range(ai):
             await self.add_ai(await self.store.get_game(game_id), policy or "greedy")
         rec = await self.store.get_game(game_id)
+        embed = ui.lobby_embed(rec, tr, await lobby_reliability(self.store, rec, tr))
         try:
             msg = await self.games.retrying(
                 "posting a lobby",
-                lambda: thread.send(embed=ui.lobby_embed(rec, tr), view=ui.lobby_view(game_id, tr)),
+                lambda: thread.send(embed=embed, view=ui.lobby_view(game_id, tr)),
             )
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id, now=now)

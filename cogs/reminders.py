@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 import i18n
 from cogs.base import AdaCog, defer, friendly, language_choices, say
 from i18n import Lang
-from store import GameRecord
+from store import GameRecord, Reminder
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +60,12 @@ class RemindersCog(AdaCog, name="Reminders"):
 
     async def send_due_reminders(self) -> int:
         """Send every reminder that is due (once, even if several periods were missed while
-        the bot was down), then plan the next one with backoff. Returns how many were sent."""
+        the bot was down), then plan the next one with backoff. A member with several games
+        due gets one message naming them all; a member who is away (``/ada away``) gets
+        none: their reminders wait for their return. Returns how many were sent."""
         now = self.games.now()
         owner = self.games.owner
-        sent = 0
+        due: dict[int, list[tuple[Reminder, GameRecord, float]]] = {}
         # Claimed first: of several bot processes on one database, one sends each reminder.
         for rem in await self.store.claim_due_reminders(now, owner):
             try:
@@ -75,23 +77,82 @@ class RemindersCog(AdaCog, name="Reminders"):
                 if not enabled:
                     await self.store.cancel_reminders(rem.game_id, rem.user_id)
                     continue
+                away = await self.store.away_until(rem.user_id, now)
+                if away is not None:  # issue 30: paused until the player is back
+                    await self.store.schedule_reminder(
+                        rem.game_id, rem.user_id, away, rem.seq, now=now
+                    )
+                    continue
                 if not await self.still_member(rec, rem.user_id):
                     await self.left_notice(rec, rem.user_id)
                     await self.store.mark_reminder_sent(rem.id, now=now, owner=owner)
                     continue  # no more reminders for someone who left
-                if not await self.send_reminder(rec, rem.user_id, rem.attempt):
-                    await self.store.release_reminder(rem.id, owner)  # tried again next round
-                    continue
-                if not await self.store.mark_reminder_sent(rem.id, now=now, owner=owner):
-                    log.warning("reminder %s: the claim ran out while it was being sent", rem.id)
-                    continue
-                sent += 1
-                await self.store.schedule_reminder(
-                    rem.game_id, rem.user_id, now + backoff(hours, rem.attempt), rem.seq, now=now
-                )
+                due.setdefault(rem.user_id, []).append((rem, rec, hours))
             except Exception:
                 log.exception("reminder %s failed", rem.id)
+        sent = 0
+        for user_id, items in due.items():
+            try:
+                if len(items) == 1:
+                    rem, rec, _hours = items[0]
+                    delivered = await self.send_reminder(rec, user_id, rem.attempt)
+                else:
+                    delivered = await self.send_reminders(user_id, [rec for _, rec, _ in items])
+            except Exception:
+                log.exception("reminders of user %s failed", user_id)
+                delivered = False
+            for rem, _rec, hours in items:
+                try:
+                    if not delivered:
+                        await self.store.release_reminder(rem.id, owner)  # tried again next round
+                        continue
+                    if not await self.store.mark_reminder_sent(rem.id, now=now, owner=owner):
+                        log.warning(
+                            "reminder %s: the claim ran out while it was being sent", rem.id
+                        )
+                        continue
+                    sent += 1
+                    await self.store.schedule_reminder(
+                        rem.game_id,
+                        rem.user_id,
+                        now + backoff(hours, rem.attempt),
+                        rem.seq,
+                        now=now,
+                    )
+                except Exception:
+                    log.exception("reminder %s failed", rem.id)
         return sent
+
+    async def send_reminders(self, user_id: int, recs: list[GameRecord]) -> bool:
+        """One DM for several games waiting on the member ("3 games are waiting for you"),
+        else a reminder in each game's thread."""
+        tr = await self.games.dm_lang(recs[0], user_id)
+        links = [
+            tr._("#{id}: {link}", id=rec.id, link=await self.games.current_link(rec))
+            for rec in recs
+        ]
+        text = "\n".join(
+            [
+                tr.n_(
+                    "⏰ Reminder: {n} game of Ada's Dream is waiting for you:",
+                    "⏰ Reminder: {n} games of Ada's Dream are waiting for you:",
+                    len(recs),
+                ),
+                *links,
+                tr._("Switch reminders off with `/ada reminders enabled:False`."),
+            ]
+        )
+        settings = await self.store.user_settings(user_id)
+        if (settings.ping_mode or "dm") == "dm":
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(text)
+                log.info("reminded user %s of %d games by DM", user_id, len(recs))
+                return True
+            except discord.HTTPException as exc:
+                log.info("DM to %s failed (%s); reminding in the threads", user_id, exc)
+        results = [await self.send_reminder(rec, user_id, 1, dm=False) for rec in recs]
+        return any(results)
 
     async def still_member(self, rec: GameRecord, user_id: int) -> bool:
         guild = self.bot.get_guild(rec.guild_id)
@@ -118,10 +179,12 @@ class RemindersCog(AdaCog, name="Reminders"):
             ),
         )
 
-    async def send_reminder(self, rec: GameRecord, user_id: int, attempt: int) -> bool:
+    async def send_reminder(
+        self, rec: GameRecord, user_id: int, attempt: int, *, dm: bool = True
+    ) -> bool:
         link = await self.games.current_link(rec)
         settings = await self.store.user_settings(user_id)
-        mode = settings.ping_mode or "dm"
+        mode = (settings.ping_mode or "dm") if dm else "channel"
 
         def text(tr: Lang) -> str:
             nth = tr._(" (reminder {n})", n=attempt) if attempt > 1 else ""

@@ -38,7 +38,7 @@ from engine import GameState, IllegalChoice
 from engine.state import Choice
 from i18n import N_, Lang
 from i18n import game as words
-from store import GameRecord, NotYourTurn, StaleMove, Store
+from store import GameRecord, NotYourTurn, SeatRecord, StaleMove, Store
 
 log = logging.getLogger(__name__)
 
@@ -264,10 +264,11 @@ class GameService:
         image = await self.images.get("focus", state, None, lang=tr.code)
         prev = await self.store.latest_message(rec.id, "turn")
         shown = self.shown.get(rec.id)
+        seat = rec.seat_at(dec.player)
+        note = note or await self.away_note(rec, seat)
         layout = ui.turn_layout(
             rec, state, seq, image=image and image.data and image.filename, tr=tr, note=note
         )
-        seat = rec.seat_at(dec.player)
         pinged = seat is not None and not seat.is_ai and seat.user_id is not None and ping
         mentions = (
             discord.AllowedMentions(users=[discord.Object(seat.user_id)])  # type: ignore[union-attr]
@@ -327,6 +328,22 @@ class GameService:
         except discord.HTTPException as exc:
             log.error("game %s: could not show decision %s: %s", rec.id, seq, exc)
             raise PublishError(str(exc)) from exc
+
+    async def away_note(self, rec: GameRecord, seat: SeatRecord | None) -> str | None:
+        """The turn message's line when the player to move is away (``/ada away``, issue 30),
+        in the game's language; None when they are not."""
+        if seat is None or seat.is_ai or seat.user_id is None:
+            return None
+        until = await self.store.away_until(seat.user_id, self.now())
+        if until is None:
+            return None
+        who = f"<@{seat.user_id}>"
+        return game_lang(rec)._(
+            "{user} is away until {date}: the table waits for them (no reminders, no stand-in "
+            "before then).",
+            user=who,
+            date=discord.utils.format_dt(until, "D"),
+        )
 
     async def _shown(
         self,

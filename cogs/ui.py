@@ -629,9 +629,17 @@ LOBBY_STATUS = {
 }
 
 
-def lobby_embed(rec: GameRecord, tr: Lang) -> discord.Embed:
+def lobby_embed(
+    rec: GameRecord, tr: Lang, reliability: dict[int, str] | None = None
+) -> discord.Embed:
+    """The lobby message; ``reliability``: a line per member, shown after their seat (how
+    they finish games: ``cogs.records.lobby_reliability``)."""
     cap = rec.options.get("players", 4)
-    seats = "\n".join(f"{i + 1}. {seat_label(s, tr)}" for i, s in enumerate(rec.seats))
+    notes = reliability or {}
+    seats = "\n".join(
+        f"{i + 1}. {seat_label(s, tr)}" + (f" · {notes[s.user_id]}" if s.user_id in notes else "")
+        for i, s in enumerate(rec.seats)
+    )
     status = (
         tr._(LOBBY_STATUS[rec.status])
         if rec.status in LOBBY_STATUS

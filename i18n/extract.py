@@ -185,14 +185,21 @@ def commands() -> Iterator[tuple[str, str, str]]:
         for obj in vars(module).values():
             if not (isinstance(obj, type) and issubclass(obj, AdaCog) and obj is not AdaCog):
                 continue
-            for command in obj.__cog_app_commands__:
+            for command in _leaves(obj.__cog_app_commands__):
                 yield f"/{command.name}", "command", command.name
                 yield f"/{command.name}", "command description", command.description
-                for param in command.parameters:
+                for param in getattr(command, "parameters", ()):
                     yield f"/{command.name} {param.name}", "option", param.name
                     yield f"/{command.name} {param.name}", "option description", param.description
                     for choice in param.choices:
                         yield f"/{command.name} {param.name}", "choice", choice.name
+
+
+def _leaves(commands: Any) -> Iterator[Any]:
+    """Commands and groups of commands, and the commands in each group."""
+    for command in commands:
+        yield command
+        yield from _leaves(getattr(command, "commands", ()))
 
 
 def _commands(catalog: Catalog) -> None:

@@ -70,6 +70,14 @@ Settings
         ping_mode="dm", reminder_hours=None)``
     ``enabled, mode, hours = await store.reminder_policy(guild_id, user_id)``
 
+Records (issue 30; ``store/records.py``, the numbers from ``store/tally.py``)
+    A move that ends a game writes its ``results`` and its people's ``member_stats`` (sums and
+    openskill rating) in its own transaction. ``history(guild, user, offset=, limit=)``,
+    ``profile(guild, user)``, ``leaderboard(guild)``, ``reliability(guild, users)``,
+    ``server_stats(guild, now)``; ``rebuild_records(guild=None)`` recomputes them all from the
+    stored games. ``note_standin`` / ``forget_standin`` (a stand-in's turn), ``set_away`` /
+    ``away_until``, ``set_hidden`` / ``member_records``, ``set_max_away_days``.
+
 Audit and maintenance
     ``await store.verify_game(game_id)`` -> GameCheck; ``await store.mark_broken(game_id, why)``;
     ``await store.repair_game(game_id)`` (rebuild snapshots from seed + choices, restore status)

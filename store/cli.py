@@ -1,5 +1,5 @@
 """Maintenance commands: ``python bot.py check-db | backup DEST | repair | migrate |
-migrate-to-postgres SQLITE_PATH DATABASE_URL``.
+migrate-to-postgres SQLITE_PATH DATABASE_URL | rebuild-records [--guild ID]``.
 
 ``main(argv)`` takes the arguments after the program name and returns an exit code:
 0 all good, 1 problems found, 2 the command could not run. ``--db`` takes a SQLite file or a
@@ -164,6 +164,15 @@ async def migrate_to_postgres(
         await source.close()
 
 
+async def rebuild_records(where: Location, guild_id: int | None = None) -> int:
+    """Recompute the records of finished games (issue 30) from the stored games."""
+    store = await _open_existing(where)
+    try:
+        return await store.rebuild_records(guild_id)
+    finally:
+        await store.close()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bot.py", description="Ada's Dream database maintenance")
     parser.add_argument(
@@ -188,7 +197,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     to_pg.add_argument("sqlite_path", metavar="SQLITE_PATH")
     to_pg.add_argument("url", metavar="DATABASE_URL")
-    for p in (check, backup, repair, migrate):
+    rebuild = sub.add_parser(
+        "rebuild-records",
+        help="recompute every result, member's stats and rating from the stored games",
+    )
+    rebuild.add_argument("--guild", type=int, help="only this server (default: all)")
+    for p in (check, backup, repair, migrate, rebuild):
         p.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
@@ -221,6 +235,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0 if all(r.ok for r in results) else 1
         if args.command == "migrate":
             print(f"{redact(where)}: schema version {asyncio.run(migrate_db(where))}")
+            return 0
+        if args.command == "rebuild-records":
+            games = asyncio.run(rebuild_records(where, args.guild))
+            print(f"{redact(where)}: records rebuilt from {games} finished game(s).")
             return 0
         if args.command == "migrate-to-postgres":
             copied = asyncio.run(migrate_to_postgres(args.sqlite_path, args.url))

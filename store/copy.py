@@ -75,6 +75,7 @@ async def copy_games(
         await tx.reset_ids()
 
     await target._db.write(reset)
+    await target.copy_records_from(source)  # time away, privacy; results rebuilt (issue 30)
     for game_id in ids:
         copied = _compare(
             game_id,

@@ -48,6 +48,10 @@ class Evidence:
 
 
 class PlayMixin(StoreBase):
+    async def _record_game_end(self, tx: Tx, game_id: int, state: GameState, at: datetime) -> None:
+        """The records a finished game leaves, in the transaction of the move that ended it
+        (``store.records``)."""
+
     # ------------------------------------------------------------------ reading
 
     async def load_state(self, game_id: int) -> tuple[GameState, int]:
@@ -220,7 +224,9 @@ class PlayMixin(StoreBase):
             return replace(write, reminder=await self._next_reminder(tx, game_id, to_move, at))
 
         async def move(tx: Tx) -> GameState:
-            if ready is not None:
+            # the move that ends a game goes the full way: its records are written with it,
+            # and a move written ahead must be its job's only write
+            if ready is not None and not ready.write.over:
                 write = await with_reminder(tx, ready.write, ready.verified.to_move)
                 if await tx.record_move_at(write, ready.end):
                     tx.after_commit(
@@ -243,6 +249,8 @@ class PlayMixin(StoreBase):
             text, digest = codec.encode(new)
             verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
             await tx.record_move(await with_reminder(tx, write, verified.to_move))
+            if write.over:
+                await self._record_game_end(tx, game_id, new, at)
             tx.after_commit(lambda: self._verified.put(game_id, verified, new))
             return new
 

@@ -7,6 +7,7 @@
     settings.py  guild and user settings, stand-in votes
     ops.py       the bot's own facts (synced commands), games by status, transaction times
     audit.py     verify by replay (check-db), repair
+    records.py   results of finished games, members' sums and ratings, time away, privacy
 
 Their SQL is in the backends, one file each: ``sqlite.py`` (default) and ``postgres.py``.
 """
@@ -29,13 +30,24 @@ from .lobby import LobbyMixin
 from .messages import MessagesMixin
 from .ops import OpsMixin
 from .play import PlayMixin
+from .records import RecordsMixin
 from .settings import SettingsMixin
 from .work import WorkMixin
 
 __all__ = ["CHECKPOINT_EVERY", "Store"]
 
 
-class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin, OpsMixin):
+# RecordsMixin first: its ``_record_game_end`` fills in the hook PlayMixin calls at a game's end.
+class Store(
+    RecordsMixin,
+    LobbyMixin,
+    PlayMixin,
+    MessagesMixin,
+    WorkMixin,
+    SettingsMixin,
+    AuditMixin,
+    OpsMixin,
+):
     """Async game store. Create with ``await Store.open(location)``; close with ``await
     store.close()`` (or ``async with await Store.open(...) as store``).
 

@@ -105,11 +105,21 @@ async def _world(
             "games": games,
             "moves": moves,
             "dms": {
-                uid: len(p.user.dm_channel.history()) if p.user.dm_channel else 0
+                uid: sum(reminded(m.content) for m in p.user.dm_channel.history())
+                if p.user.dm_channel
+                else 0
                 for uid, p in people.items()
             },
         }
         await env.bot.close()
+
+
+def reminded(dm: str) -> int:
+    """Reminders one DM carries: several games due at once come as one message listing them
+    (issue 30), a line "#id: link" each."""
+    if "are waiting for you" in dm:
+        return sum(1 for line in dm.splitlines() if line.startswith("#"))
+    return 1
 
 
 def _run(coro: Any, errors: list[BaseException]) -> None:
