@@ -37,6 +37,7 @@ from cogs.base import make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
 from cogs.service import GameService
+from cogs.thinking import default_workers
 from engine import compiled as engine_build
 from store import Store
 
@@ -154,9 +155,7 @@ def create_bot(
         clock=clock or discord.utils.utcnow,
         images=images,
         ai_delay=ai_delay,
-        ai_workers=ai_workers
-        if ai_workers is not None
-        else min(2, max(1, (os.cpu_count() or 2) - 1)),
+        ai_workers=ai_workers if ai_workers is not None else default_workers(),
         reminder_interval=reminder_interval,
         rng=random.Random(seed),
         test_guild=test_guild,
@@ -242,7 +241,7 @@ def ai_delay_setting(text: str) -> float:
 
 def ai_workers_setting(text: str) -> int | None:
     """AI_WORKERS: processes that think for AI seats (0: a thread of the bot's process); empty
-    for the default, one core left to the bot (at most 2)."""
+    for the default, one per core with one core left to the bot."""
     return _whole("AI_WORKERS", text, 0) if text.strip() else None
 
 

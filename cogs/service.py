@@ -16,13 +16,11 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import multiprocessing
 import os
 import socket
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -30,7 +28,7 @@ from typing import Any
 import discord
 
 import i18n
-from cogs import ai_worker, media, ui
+from cogs import media, thinking, ui
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
 from engine.state import Choice
@@ -138,7 +136,7 @@ class GameService:
         self.ai_tasks: dict[int, asyncio.Task[None]] = {}
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
-        self._ai_pool: ProcessPoolExecutor | None = None
+        self.thinking = thinking.Thinking(config.ai_workers)
         self._languages: dict[int, tuple[str | None, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
@@ -586,30 +584,17 @@ class GameService:
         if task is not None:
             task.cancel()
 
-    async def ai_choices(self, state: GameState, policy: str | None, seed: int) -> list[str]:
-        """The AI's whole turn, thought out in the AI process pool (or a thread without one)."""
-        loop = asyncio.get_running_loop()
-        pool = self.ai_pool()
-        if pool is None:
-            return await asyncio.to_thread(ai_worker.turn_choices, state.to_json(), policy, seed)
-        return await loop.run_in_executor(
-            pool, ai_worker.turn_choices, state.to_json(), policy, seed
-        )
-
-    def ai_pool(self) -> ProcessPoolExecutor | None:
-        """Worker processes for AI thinking, started on first use (``BotConfig.ai_workers``)."""
-        if self._ai_pool is None and self.cfg.ai_workers > 0:
-            self._ai_pool = ProcessPoolExecutor(
-                max_workers=self.cfg.ai_workers, mp_context=multiprocessing.get_context("spawn")
-            )
-        return self._ai_pool
+    async def ai_choices(
+        self, rec: GameRecord, state: GameState, policy: str | None, seed: int
+    ) -> list[str]:
+        """The AI's whole turn, thought out when the fair queue of AI thinking comes to it
+        (``cogs.thinking``: worker processes, or a thread without them)."""
+        return await self.thinking.think(rec.guild_id, rec.id, state.to_json(), policy, seed)
 
     def close(self) -> None:
         for task in self.ai_tasks.values():
             task.cancel()
-        if self._ai_pool is not None:
-            self._ai_pool.shutdown(wait=False, cancel_futures=True)
-            self._ai_pool = None
+        self.thinking.close()
 
     async def _ai_loop(self, game_id: int) -> None:
         """Play AI seats' turns while it is an AI seat's turn, each claimed in the database
@@ -662,7 +647,7 @@ class GameService:
         dec = state.decision
         assert dec is not None
         seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
-        ids = await self.ai_choices(state, policy, seed)
+        ids = await self.ai_choices(rec, state, policy, seed)
         async with self.locks[rec.id]:
             now_state, now_seq = await self.store.load_state(rec.id)
             if now_seq != seq:
