@@ -82,12 +82,12 @@ class StandinCog(AdaCog, name="Standin"):
                     raise Oops(
                         "{name} hasn't been reminded about this turn yet: a stand-in can "
                         "be asked once they have been reminded and had time to answer.",
-                        name=seat.name,
+                        name=ui.seat_name(seat),
                     )
                 if self.games.now() < ready:
                     raise Oops(
                         "{name} was reminded; a stand-in can be asked {when} ({date}).",
-                        name=seat.name,
+                        name=ui.seat_name(seat),
                         when=discord.utils.format_dt(ready, "R"),
                         date=discord.utils.format_dt(ready),
                     )
@@ -103,7 +103,7 @@ class StandinCog(AdaCog, name="Standin"):
                             "{name}'s turn.",
                             votes=len(votes),
                             needed=needed,
-                            name=seat.name,
+                            name=ui.seat_name(seat),
                         ),
                     )
                     return
@@ -125,7 +125,7 @@ class StandinCog(AdaCog, name="Standin"):
         if seat.user_id is not None and seat.user_id != user:
             await self.tell_absent(rec, seat.user_id, new, dec.player)
         tr = await self.lang_of(interaction)
-        await say(interaction, tr._("The stand-in played {name}'s turn.", name=seat.name))
+        await say(interaction, tr._("The stand-in played {name}'s turn.", name=ui.seat_name(seat)))
         self.games.kick_ai(rec.id)
 
     async def tell_absent(self, rec: GameRecord, user_id: int, state: Any, seat: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cogs.text import escape_names
 from engine import GameState, sentences
 from i18n import ENGLISH, N_, Lang
 from i18n import game as words
@@ -131,7 +132,8 @@ def summary(
             parts[-1] = f"{part} ×{count}"
         else:
             parts.append(part)
-    return shorten(tr._("; ").join(parts), limit)
+    text = shorten(tr._("; ").join(parts), limit)
+    return escape_names(text, state.seat_names) if state is not None else text
 
 
 def shorten(text: str, limit: int) -> str:

@@ -15,6 +15,7 @@ from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.rules_help import rules_text
 from cogs.service import Oops
+from cogs.text import escape
 from engine import GameState
 from engine.scoring import CATEGORIES
 from engine.scoring import score as score_so_far
@@ -170,7 +171,7 @@ class InfoCog(AdaCog, name="Info"):
         else:
             seat = viewer if viewer is not None else state.current
         tr = await self.lang_of(interaction)
-        text = tr._("Mill of {name}.", name=state.seat_names[seat])
+        text = tr._("Mill of {name}.", name=escape(state.seat_names[seat]))
         await self.send_image(interaction, text, "mill", state, seat, viewer, lang=tr.code)
 
     @app_commands.command(

@@ -464,7 +464,9 @@ class GameService:
             raise Oops("Game #{id} is over: see `/ada final`.", id=rec.id)
         if dec.player != seat:
             waiting = rec.seat_at(dec.player)
-            raise Oops("It's not your turn: waiting for {name}.", name=ui.seat_name(waiting))
+            raise Oops(
+                "It's not your turn: waiting for {name}.", name=ui.seat_name(waiting)
+            )  # (escaped)
         return state, current, seat
 
     async def play(
