@@ -206,6 +206,9 @@ class Tx(Protocol):
         with their seats: a fixed number of queries whatever the number of games."""
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]: ...
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        """How many games (any status) the member created in the guild since ``since``."""
+
     async def seats(self, game_id: int) -> list[SeatRecord]: ...
     async def insert_seat(self, game_id: int, seat: SeatRecord) -> None: ...
     async def delete_seat(

@@ -248,6 +248,15 @@ class LobbyMixin(StoreBase):
         """Games where the user has a seat (default: lobby and active), oldest first."""
         return await self._find("user", user_id, statuses)
 
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        """How many games a member created in a guild since ``since``, whatever became of them
+        (started, finished, cancelled): the flood limit counts these."""
+
+        async def read(tx: Tx) -> int:
+            return await tx.games_created(guild_id, creator_id, since)
+
+        return await self._db.read(read)
+
     async def game_ids(self, statuses: Iterable[str] | None = None) -> list[int]:
         """All game ids (optionally filtered by status), ascending."""
         st = statuses_list(statuses)

@@ -246,6 +246,17 @@ class PostgresTx:
             seats.setdefault(r["game_id"], []).append(_seat(r))
         return [(g, seats[g.id]) for g in games]
 
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        return int(
+            await self._c.fetchval(
+                "SELECT count(*) FROM games"
+                " WHERE guild_id = $1 AND creator_id = $2 AND created_at >= $3",
+                guild_id,
+                creator_id,
+                since,
+            )
+        )
+
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         if statuses is None:
             rows = await self._c.fetch("SELECT id FROM games ORDER BY id")

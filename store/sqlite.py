@@ -709,6 +709,13 @@ class SQLiteTx:
             seats.setdefault(r["game_id"], []).append(_seat(r))
         return [(g, seats[g.id]) for g in games]
 
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        row = await self._one(
+            "SELECT count(*) FROM games WHERE guild_id = ? AND creator_id = ? AND created_at >= ?",
+            (guild_id, creator_id, to_db(since)),
+        )
+        return int(row[0]) if row else 0
+
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         sql, args = "SELECT id FROM games", list(statuses or [])
         if statuses is not None:

@@ -3,6 +3,7 @@ second review (it failed before its fix) and shows the fixed behaviour."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from cogs.text import clean_name, escape, unescape
@@ -49,3 +50,30 @@ class TestNames:
         state, _ = await table.store.load_state(game)
         deciding = rec.seat_at(state.decision.player).name
         assert escape(deciding) in headline and deciding not in headline
+
+
+class TestFlood:
+    async def test_started_games_count_against_a_members_daily_limit(self, table: Any) -> None:
+        """Issue 33: `/ada new players:2 ai:1` then Start left no lobby, so one member filled
+        the server's cap in half a minute."""
+        from cogs.lobby import MAX_NEW_GAMES_PER_MEMBER
+
+        made = []
+        for _ in range(MAX_NEW_GAMES_PER_MEMBER + 3):
+            res = await table.alice.slash(table.channel, "ada new", players=2, ai=1)
+            if "is set up" not in private_text(res):
+                assert "in the last 24 hours" in private_text(res)
+                continue
+            game = max(g.id for g in await table.store.games_in_channel(table.channel.id))
+            await table.alice.click(
+                await table.lobby_message(game), custom_id=f"ada:l:start:{game}"
+            )
+            made.append(game)
+        assert len(made) == MAX_NEW_GAMES_PER_MEMBER
+        assert len(table.channel.threads) == MAX_NEW_GAMES_PER_MEMBER
+        res = await table.bob.slash(table.channel, "ada new", players=2)  # others still can
+        assert "is set up" in private_text(res)
+        clock = table.env.bot.ada.clock  # a day later alice can again
+        table.env.bot.ada.clock = lambda: clock() + timedelta(hours=25)
+        res = await table.alice.slash(table.channel, "ada new", players=2)
+        assert "is set up" in private_text(res)
