@@ -36,6 +36,7 @@ from cogs import logsafe, translator
 from cogs.base import make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
+from cogs.options import CheckedTree
 from cogs.service import GameService
 from cogs.thinking import default_workers
 from engine import compiled as engine_build
@@ -70,6 +71,7 @@ class AdaBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            tree_cls=CheckedTree,  # every option checked by the bot, not only by Discord
             **shards,
         )
         self.ada = config

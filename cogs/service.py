@@ -42,6 +42,7 @@ POST_ATTEMPTS = 3
 AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
+LANGUAGES_KEPT = 10_000  # members whose language setting is kept at most
 
 
 class Oops(Exception):
@@ -152,6 +153,9 @@ class GameService:
         if kept is not None and now - kept[1] < LANGUAGE_TTL:
             return kept[0]
         chosen = (await self.store.user_settings(user_id)).language
+        if len(self._languages) >= LANGUAGES_KEPT:  # bounded: drop the expired, else all
+            fresh = {u: k for u, k in self._languages.items() if now - k[1] < LANGUAGE_TTL}
+            self._languages = fresh if len(fresh) < LANGUAGES_KEPT else {}
         self._languages[user_id] = (chosen, now)
         return chosen
 

@@ -77,3 +77,73 @@ class TestFlood:
         table.env.bot.ada.clock = lambda: clock() + timedelta(hours=25)
         res = await table.alice.slash(table.channel, "ada new", players=2)
         assert "is set up" in private_text(res)
+
+
+def forge_options(monkeypatch: Any) -> None:
+    """Let the members send option values Discord's client would not (a modified client or a
+    raw API call): simcord then passes them on as they are."""
+    from simcord import interactions
+
+    monkeypatch.setattr(
+        interactions, "check_options", lambda name, spec, provided, partial=False: dict(provided)
+    )
+
+
+class TestForgedOptions:
+    async def test_values_beyond_the_declared_ranges_are_refused(
+        self, table: Any, monkeypatch: Any
+    ) -> None:
+        forge_options(monkeypatch)
+        for options, said in [
+            ({"players": 50}, "`players` must be between 2 and 4"),
+            ({"players": 2, "standin_hours": 0.0001}, "`standin_hours` must be between 1.0"),
+            ({"players": 2, "reminder_hours": float("nan")}, "`reminder_hours` must be a number"),
+            ({"players": 2, "ai": -1}, "`ai` must be between 0 and 3"),
+            ({"players": 2, "language": "xx"}, "`language` must be one of: en, es, ja"),
+        ]:
+            res = await table.alice.slash(table.channel, "ada new", **options)
+            assert said in private_text(res) and "Nothing was changed" in private_text(res)
+        assert await table.store.games_in_guild(table.guild.id) == []
+        assert table.channel.threads == []
+
+    async def test_an_overflowing_game_number_gets_a_clear_answer(
+        self, table: Any, monkeypatch: Any
+    ) -> None:
+        forge_options(monkeypatch)
+        res = await table.alice.slash(table.channel, "ada board", game=2**70)
+        assert "`game` must be between" in private_text(res)
+        assert "went wrong" not in private_text(res)
+        res = await table.alice.slash(table.channel, "ada board", game=2**40)  # within: no game
+        assert "went wrong" not in private_text(res) and "#" in private_text(res)
+
+    async def test_forged_choices_get_a_clear_answer(self, table: Any, monkeypatch: Any) -> None:
+        game = await table.new_game("alice", ("bob",))
+        state, seq = await table.store.load_state(game)
+        rec = await table.store.get_game(game)
+        mover = table.by_id[rec.seat_at(state.decision.player).user_id]
+        thread = table.thread(game)
+        for forged in (f"#{seq}:{10**30}", f"#{10**30}:0", "x" * 90, "#-1:0", "0", "🦊"):
+            res = await mover.slash(thread, "ada play", choice=forged)
+            assert res.ephemeral and "went wrong" not in private_text(res), forged
+        assert (await table.store.load_state(game))[1] == seq  # nothing played
+
+
+class TestBoundedCaches:
+    def test_the_language_cache_holds_one_entry_per_language(self) -> None:
+        import i18n
+
+        for n in range(500):
+            assert i18n.get(f"xx-{n}").code == "en"
+            i18n.get(f"es-{n}")
+        assert i18n._language.cache_info().currsize <= len(i18n.LANGUAGES)
+
+    async def test_members_languages_are_kept_in_bounded_memory(
+        self, table: Any, monkeypatch: Any
+    ) -> None:
+        from cogs import service
+
+        monkeypatch.setattr(service, "LANGUAGES_KEPT", 50)
+        games = table.env.bot.ada.games
+        for user in range(200):
+            await games.user_language(user)
+        assert len(games._languages) <= 50
