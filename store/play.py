@@ -227,6 +227,9 @@ class PlayMixin(StoreBase):
                         lambda: self._verified.put(game_id, ready.verified, ready.state)
                     )
                     return ready.state
+                # the log is not what this process verified (another process moved, or a row
+                # was damaged): verify the whole game again, by replay, before building on it
+                self._verified.forget(game_id)
             # the full way: read and lock the game, check it, and apply the choice here
             game = found(await tx.game(game_id, lock=True))
             require_playable(game)
@@ -277,7 +280,9 @@ class PlayMixin(StoreBase):
         text, digest = codec.encode(new)
         verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
         last_choice = state.history[-1] if expected_seq > 0 else None
-        end = LogEnd(expected_seq, known.log_digest, known.last_seat, last_choice)
+        end = LogEnd(
+            expected_seq, known.log_digest, known.last_seat, last_choice, "\n".join(state.history)
+        )
         return PreparedMove(new, verified, write, end)
 
     async def undo(

@@ -390,7 +390,10 @@ class PostgresTx:
                         AND undone_at IS NULL)
                     AND ($2 = 0 OR EXISTS (SELECT 1 FROM choices WHERE game_id = $1
                         AND seq = $2 - 1 AND undone_at IS NULL AND seat = $13
-                        AND choice_id = $14 AND digest = $12))))
+                        AND choice_id = $14 AND digest = $12))
+                    AND ($17::text IS NULL OR $17::text = coalesce((SELECT string_agg(choice_id,
+                        E'\n' ORDER BY seq) FROM choices WHERE game_id = $1
+                        AND undone_at IS NULL), ''))))
                 FOR UPDATE
             ), choice AS (
                 INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
@@ -436,6 +439,7 @@ class PostgresTx:
             end.last_choice,
             None if m.reminder is None else m.reminder[0],
             None if m.reminder is None else m.reminder[1],
+            end.choices,
         )
         return written is not None
 

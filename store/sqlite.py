@@ -119,7 +119,7 @@ _GAME_AND_LOG_END = (
 
 _MOVE_COLS = (
     "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous,"
-    " end_digest, end_seat, end_choice, remind_user, remind_due"
+    " end_digest, end_seat, end_choice, end_choices, remind_user, remind_due"
 )
 _MOVED_ON = "store: the game is no longer where this process left it"
 MOVE_WRITES = (
@@ -139,7 +139,11 @@ MOVE_WRITES = (
                 AND seq = NEW.seq - 1 AND undone_at IS NULL AND seat = NEW.end_seat
                 AND choice_id = NEW.end_choice AND digest = NEW.end_digest))
             OR EXISTS (SELECT 1 FROM choices WHERE game_id = NEW.game_id
-                AND seq >= NEW.seq AND undone_at IS NULL));
+                AND seq >= NEW.seq AND undone_at IS NULL)
+            -- the whole log as verified (index choices_live_log: read from the index alone)
+            OR (NEW.end_choices IS NOT NULL AND NEW.end_choices IS NOT IFNULL((
+                SELECT group_concat(choice_id, char(10)) FROM (SELECT choice_id FROM choices
+                    WHERE game_id = NEW.game_id AND undone_at IS NULL ORDER BY seq)), '')));
         INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
         VALUES (NEW.game_id, NEW.seq, NEW.seat, NEW.choice_id, NEW.at, NEW.digest);
         INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, created_at)
@@ -848,7 +852,7 @@ class SQLiteTx:
         # one statement, one hand-off: the trigger of the move_writes view does every write
         await self._run(
             f"INSERT INTO move_writes ({_MOVE_COLS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.game_id,
                 m.seq,
@@ -864,6 +868,7 @@ class SQLiteTx:
                 end.digest,
                 end.last_seat,
                 end.last_choice,
+                end.choices,
                 None if m.reminder is None else m.reminder[0],
                 None if m.reminder is None else to_db(m.reminder[1]),
             ),

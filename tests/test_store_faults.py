@@ -3,9 +3,14 @@ found by the second review."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
-from store import Store
+import pytest
+from store_backends import drop_rewrite_trigger, raw, tamper
+
+from store import GameBroken, Store
+from store.testing import pick, play, started_game
 
 
 async def test_games_created_counts_every_game_a_member_set_up(store: Store) -> None:
@@ -23,3 +28,27 @@ async def test_games_created_counts_every_game_a_member_set_up(store: Store) -> 
     assert await store.games_created(1, 100, t0 + timedelta(minutes=30)) == 2
     assert await store.games_created(1, 100, t0 + timedelta(hours=3)) == 0
     assert await store.games_created(2, 100, t0) == 1
+
+
+async def test_a_choice_rewritten_mid_log_is_caught_at_the_next_move(db_location: str) -> None:
+    """Issue 33: with the bot running, a rewritten choice at seq 1 let three more moves be
+    appended; the damage was seen only at the next restart, and then could not be repaired."""
+    store = await Store.open(db_location)
+    try:
+        gid, _ = await started_game(store, seed=6)
+        state = await play(store, gid, random.Random(6), 8)
+        seq = len(state.history)
+        tamper(
+            db_location,
+            drop_rewrite_trigger(db_location),
+            f"UPDATE choices SET choice_id = ? WHERE game_id = {gid} AND seq = 1",
+            params=("ws:0:Y1:0",),
+        )
+        seat, choice = pick(state, random.Random(1))
+        with pytest.raises(GameBroken):
+            await store.apply_choice(gid, seq, seat, choice)
+        rec = await store.get_game(gid)
+        assert rec.status == "broken" and "choice 1" in (rec.broken_reason or "")
+        assert len(raw(db_location, f"SELECT id FROM choices WHERE game_id = {gid}")) == seq
+    finally:
+        await store.close()
