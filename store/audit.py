@@ -162,7 +162,7 @@ def _rebuild(
     if [r.seq for r in rows] != list(range(len(rows))):
         raise Corrupt("the live choices are not numbered 0..n-1")
     state = start_state(setup_of(game))
-    problem = seat_problem(seats, state.seat_names)
+    problem = seat_problem(seats, state.seat_names, game.seats_digest)
     if problem:
         raise Corrupt(problem)
     log_digest = choicelog.start_digest(game.setup or "")

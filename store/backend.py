@@ -42,6 +42,7 @@ GAME_COLUMNS = frozenset(
         "updated_at",
         "started_at",
         "finished_at",
+        "seats_digest",
     }
 )
 """The games columns ``Tx.update_game`` may set."""
@@ -72,6 +73,9 @@ class GameRow:
     updated_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    seats_digest: str | None = None
+    """``verify.seats_digest`` of the seats as the game started (issue 33: a changed user id or
+    AI flag is caught); None for games from before migration 10 until first verified."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ class StoreBase:
     _db: Database
     _verified: VerifiedGames
 
+    async def mark_broken(self, game_id: int, reason: str, *, now: datetime | None = None) -> None:
+        raise NotImplementedError  # PlayMixin's
+
     @staticmethod
     def _at(now: datetime | None) -> datetime:
         """The time to record: ``now`` (aware) or the clock."""

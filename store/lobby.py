@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Iterable
@@ -14,9 +15,9 @@ from . import choicelog, codec
 from .backend import GameRow, Tx, statuses_list
 from .base import StoreBase
 from .common import engine_options, found, game_record, options, require_lobby
-from .errors import GameNotActive, LobbyError
+from .errors import GameBroken, GameNotActive, LobbyError
 from .models import OPEN_STATUSES, GameRecord, SeatRecord
-from .verify import Verified, to_move
+from .verify import Verified, seats_digest, to_move
 
 
 class LobbyMixin(StoreBase):
@@ -174,10 +175,12 @@ class LobbyMixin(StoreBase):
             if sorted(order) != sorted(names):
                 raise LobbyError("The game can't start: the engine returned different seats.")
             colours = [getattr(p, "colour", None) for p in getattr(state, "players", [])]
+            started = []
             for s in seats:
                 index = order.index(s.name)
                 colour = s.colour or (colours[index] if index < len(colours) else None)
                 await tx.set_seat_turn(game_id, s.join_order, index, colour)
+                started.append(dataclasses.replace(s, turn_index=index, colour=colour))
             setup_text = json.dumps(setup.to_dict(), sort_keys=True)
             text, digest = codec.encode(state)
             verified = Verified(0, choicelog.start_digest(setup_text), digest, to_move(state))
@@ -193,6 +196,7 @@ class LobbyMixin(StoreBase):
                 started_at=at,
                 updated_at=at,
                 finished_at=at if over else None,
+                seats_digest=seats_digest(started),
             )
             await tx.replace_snapshots(game_id, [(0, text, digest)], at)
             tx.after_commit(lambda: self._verified.put(game_id, verified, state))
@@ -220,13 +224,24 @@ class LobbyMixin(StoreBase):
     # ------------------------------------------------------------------ finding games
 
     async def get_game(self, game_id: int) -> GameRecord:
-        """The game's record with its seats. Raises GameNotFound."""
+        """The game's record with its seats. Raises GameNotFound, and GameBroken (the game then
+        set aside) if the seats of a game in play are not the ones it started with."""
 
-        async def read(tx: Tx) -> GameRecord:
-            game = found(await tx.game(game_id))
-            return game_record(game, await tx.seats(game_id))
+        async def read(tx: Tx) -> tuple[GameRow, list[SeatRecord]]:
+            return found(await tx.game(game_id)), await tx.seats(game_id)
 
-        return await self._db.read(read)
+        game, seats = await self._db.read(read)
+        if (
+            game.status == "active"
+            and game.seats_digest is not None
+            and seats_digest(seats) != game.seats_digest
+        ):
+            await self.mark_broken(
+                game_id,
+                "the seat rows are not the ones the game started with (a player or an AI flag)",
+            )
+            raise GameBroken()
+        return game_record(game, seats)
 
     async def games_in_channel(
         self, channel_id: int, statuses: Iterable[str] | None = OPEN_STATUSES

@@ -460,7 +460,10 @@ def _replay(ev: Evidence) -> Replayed:
 def _needs_fix(game: GameRow, replayed: Replayed) -> bool:
     v = replayed.verified
     return (
-        bool(replayed.fill_digests) or game.log_digest != v.log_digest or game.to_move != v.to_move
+        bool(replayed.fill_digests)
+        or game.log_digest != v.log_digest
+        or game.to_move != v.to_move
+        or (game.seats_digest is None and replayed.seats_digest is not None)
     )
 
 
@@ -468,7 +471,8 @@ async def _write_fix(tx: Tx, game: GameRow, replayed: Replayed) -> None:
     if replayed.fill_digests:
         await tx.fill_choice_digests(game.id, replayed.fill_digests)
     v = replayed.verified
-    await tx.update_game(game.id, log_digest=v.log_digest, to_move=v.to_move)
+    seats = {"seats_digest": replayed.seats_digest} if game.seats_digest is None else {}
+    await tx.update_game(game.id, log_digest=v.log_digest, to_move=v.to_move, **seats)
 
 
 async def _check_log_end(tx: Tx, game: GameRow) -> None:

@@ -64,7 +64,7 @@ MIGRATION_LOCK = 0x4164_6144  # pg_advisory_xact_lock key: one migrating process
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, status, broken_reason, broken_from, seed, options,"
     " setup, creator_id, seq, log_digest, to_move, created_at, updated_at, started_at,"
-    " finished_at"
+    " finished_at, seats_digest"
 )
 _SEAT_COLS = "join_order, user_id, is_ai, ai_policy, name, colour, turn_index"
 _CHOICE_COLS = "id, game_id, seq, seat, choice_id, applied_at, undone_at"
@@ -740,7 +740,7 @@ class PostgresTx:
         g = dump.game
         c = self._c
         await c.execute(
-            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join(f'${i}' for i in range(1, 19))})",
+            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join(f'${i}' for i in range(1, 20))})",
             g.id,
             g.guild_id,
             g.channel_id,
@@ -759,6 +759,7 @@ class PostgresTx:
             g.updated_at,
             g.started_at,
             g.finished_at,
+            g.seats_digest,
         )
         for s in dump.seats:
             await self.insert_seat(g.id, s)

@@ -100,7 +100,7 @@ READERS = 2
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, status, broken_reason, broken_from, seed, options,"
     " setup, creator_id, seq, log_digest, to_move, created_at, updated_at, started_at,"
-    " finished_at"
+    " finished_at, seats_digest"
 )
 _SEAT_COLS = "join_order, user_id, is_ai, ai_policy, name, colour, turn_index"
 _CHOICE_COLS = "id, game_id, seq, seat, choice_id, applied_at, undone_at"
@@ -1141,7 +1141,7 @@ class SQLiteTx:
     async def load_game(self, dump: GameDump) -> None:
         g = dump.game
         await self._run(
-            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * 18)})",
+            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * 19)})",
             (
                 g.id,
                 g.guild_id,
@@ -1161,6 +1161,7 @@ class SQLiteTx:
                 to_db(g.updated_at),
                 g.started_at and to_db(g.started_at),
                 g.finished_at and to_db(g.finished_at),
+                g.seats_digest,
             ),
         )
         for s in dump.seats:
@@ -1259,6 +1260,7 @@ def _game_row(r: sqlite3.Row) -> GameRow:
         updated_at=_dt(r["updated_at"]),
         started_at=_opt_dt(r["started_at"]),
         finished_at=_opt_dt(r["finished_at"]),
+        seats_digest=r["seats_digest"],
     )
 
 

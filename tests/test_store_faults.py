@@ -52,3 +52,58 @@ async def test_a_choice_rewritten_mid_log_is_caught_at_the_next_move(db_location
         assert len(raw(db_location, f"SELECT id FROM choices WHERE game_id = {gid}")) == seq
     finally:
         await store.close()
+
+
+class TestDamagedSeats:
+    @pytest.mark.parametrize(
+        "damage",
+        [
+            "UPDATE seats SET user_id = 4242 WHERE game_id = {g} AND join_order = 1",
+            "UPDATE seats SET is_ai = {true}, ai_policy = 'greedy'"
+            " WHERE game_id = {g} AND join_order = 0",
+        ],
+    )
+    async def test_a_changed_seat_is_caught_by_the_running_store_and_check_db(
+        self, db_location: str, damage: str
+    ) -> None:
+        """Issue 33: a changed user id let a non-player read that seat's hand and play its
+        turns; a flipped AI flag let an AI play a person's seat; verify_game said OK."""
+        true = "true" if "postgres" in db_location else "1"
+        store = await Store.open(db_location)
+        try:
+            gid, _ = await started_game(store, seed=6)
+            await play(store, gid, random.Random(6), 4)
+            assert (await store.verify_game(gid, mark=False)).ok
+            tamper(db_location, damage.format(g=gid, true=true))
+            check = await store.verify_game(gid, mark=False)
+            assert not check.ok and "seat rows" in check.problem
+            with pytest.raises(GameBroken):
+                await store.get_game(gid)  # the next click's read
+            rows = raw(db_location, f"SELECT status FROM games WHERE id = {gid}")
+            assert rows == [("broken",)]
+        finally:
+            await store.close()
+        other = await Store.open(db_location)  # a restart: still set aside, with the reason
+        try:
+            rec = await other.get_game(gid)
+            assert rec.status == "broken" and "seat rows" in (rec.broken_reason or "")
+        finally:
+            await other.close()
+
+    async def test_games_from_before_the_seat_digest_get_one_when_verified(
+        self, db_location: str
+    ) -> None:
+        store = await Store.open(db_location)
+        try:
+            gid, _ = await started_game(store, seed=6)
+            await play(store, gid, random.Random(6), 3)
+        finally:
+            await store.close()
+        tamper(db_location, f"UPDATE games SET seats_digest = NULL WHERE id = {gid}")
+        store = await Store.open(db_location)
+        try:
+            await store.load_state(gid)  # first verified by this process
+            assert raw(db_location, f"SELECT seats_digest FROM games WHERE id = {gid}")[0][0]
+            await play(store, gid, random.Random(7), 2)
+        finally:
+            await store.close()
