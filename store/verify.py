@@ -126,12 +126,16 @@ def replay_rows(
     *,
     start: tuple[Verified, GameState] | None = None,
     all_snapshots: bool = False,
+    rebuilt: list[tuple[int, str, str]] | None = None,
 ) -> Replayed:
     """Rebuild ``game`` from its setup and ``choices`` (from seq 0, or from a state this process
     verified before: ``start``, with ``choices`` from its seq on) and check it (see module doc).
 
     Checks the snapshot at ``game.seq`` always, and every other snapshot given when
     ``all_snapshots``; the seats when given. Raises Corrupt. Does not change ``start``'s state.
+    With ``rebuilt``, an older snapshot that fails its check (one no move or undo reads: they
+    read the latest) is not a reason to stop the game: its rebuilt (seq, text, digest) is
+    appended there instead, for the caller to write.
     """
     seq = game.seq
     if not isinstance(seq, int) or seq < 0:
@@ -159,7 +163,13 @@ def replay_rows(
     fill: list[tuple[int, str]] = []
     for c in choices:
         if all_snapshots and c.seq in snapshots:
-            check_snapshot(snapshots[c.seq], codec.encode(state)[1])
+            text, digest = codec.encode(state)
+            try:
+                check_snapshot(snapshots[c.seq], digest)
+            except Corrupt:
+                if rebuilt is None:
+                    raise
+                rebuilt.append((c.seq, text, digest))
         decision = state.decision
         if decision is None or decision.player != c.seat:
             raise Corrupt(f"choice {c.seq} was made by the wrong seat")
