@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 import i18n
 from cogs.base import AdaCog, defer, friendly, language_choices, say
 from i18n import Lang
-from store import GameRecord
+from store import EditionMissing, GameBroken, GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,11 @@ class RemindersCog(AdaCog, name="Reminders"):
                 rec = await self.store.get_game(rem.game_id)
                 if not self.games.owns(rec.guild_id):
                     await self.store.release_reminder(rem.id, owner)  # its shard's process sends it
+                    continue
+                try:  # a game that cannot be played now is set aside (and announced), not nagged
+                    await self.store.load_state(rem.game_id)
+                except (GameBroken, EditionMissing):
+                    await self.store.cancel_reminders(rem.game_id)
                     continue
                 enabled, hours = await self.games.reminder_hours(rec, rem.user_id)
                 if not enabled:

@@ -103,6 +103,21 @@ STATUS_TEXT = {
 }
 
 
+ASIDE_TEXT = {
+    "broken": N_(
+        "⚠️ Game #{id} is paused: its saved data is damaged, so no move can be made until a "
+        "server admin has run `./scripts/run check-db` on the bot's host (and `repair`, if it "
+        "can be rebuilt). There are no reminders meanwhile."
+    ),
+    "edition": N_(
+        "⚠️ Game #{id} is paused: it is played with an edition of the cards and board that this "
+        "bot doesn't have now. It is kept as it is and plays on once the bot has that edition "
+        "again; there are no reminders meanwhile."
+    ),
+}
+"""What a game's thread is told, once, when the game is set aside (``store.on_set_aside``)."""
+
+
 def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> Oops | None:
     """Why a command for games in ``wanted`` states can't be used on ``rec`` now (or None)."""
     if rec.status in wanted:
@@ -141,6 +156,8 @@ class GameService:
         self._languages: dict[int, tuple[str | None, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
+        self._setting_aside: set[int] = set()  # games whose set-aside notice is being posted
+        self.store.on_set_aside = self._on_set_aside
 
     def now(self) -> Any:
         return self.cfg.now()
@@ -204,6 +221,35 @@ class GameService:
             await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("game %s: could not post %r: %s", rec.id, text[:40], exc)
+
+    def _on_set_aside(self, game_id: int, why: str) -> None:
+        """The store set a game aside: say so in its thread (once), stop its AI and reminders."""
+        if game_id in self._setting_aside:
+            return
+        self._setting_aside.add(game_id)
+        self.stop_ai(game_id)
+        task = asyncio.get_running_loop().create_task(self.announce_aside(game_id, why))
+        task.add_done_callback(lambda _: self._setting_aside.discard(game_id))
+
+    async def announce_aside(self, game_id: int, why: str) -> None:
+        """Tell a set-aside game's thread why it is paused, once (the notice is recorded as the
+        game's "aside" message), and cancel its reminders."""
+        try:
+            await self.store.cancel_reminders(game_id)
+            if await self.store.latest_message(game_id, "aside") is not None:
+                return
+            rec = await self.store.get_game(game_id)
+            tr = game_lang(rec)
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            msg = await channel.send(
+                tr._(ASIDE_TEXT[why], id=game_id), allowed_mentions=discord.AllowedMentions.none()
+            )
+            await self.store.record_message(
+                game_id, "aside", msg.channel.id, msg.id, rec.seq, now=self.now()
+            )
+            log.warning("game %s set aside (%s): announced in its thread", game_id, why)
+        except Exception:
+            log.exception("game %s: could not announce that it is set aside", game_id)
 
     # ------------------------------------------------------------------ the turn message
 

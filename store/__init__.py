@@ -93,6 +93,7 @@ from .backup import BackupResult, backup_database
 from .config import database_location, database_path
 from .errors import (
     CannotUndo,
+    EditionMissing,
     GameBroken,
     GameNotActive,
     GameNotFound,
@@ -125,6 +126,7 @@ __all__ = [
     "BackupResult",
     "CannotUndo",
     "ChoiceRecord",
+    "EditionMissing",
     "GameBroken",
     "GameCheck",
     "GameNotActive",

@@ -15,7 +15,7 @@ from . import choicelog, codec
 from .backend import GameRow, Tx, statuses_list
 from .base import StoreBase
 from .common import engine_options, found, game_record, options, require_lobby
-from .errors import GameBroken, GameNotActive, LobbyError
+from .errors import GameNotActive, LobbyError
 from .models import OPEN_STATUSES, GameRecord, SeatRecord
 from .verify import Verified, seats_digest, to_move
 
@@ -224,23 +224,27 @@ class LobbyMixin(StoreBase):
     # ------------------------------------------------------------------ finding games
 
     async def get_game(self, game_id: int) -> GameRecord:
-        """The game's record with its seats. Raises GameNotFound, and GameBroken (the game then
-        set aside) if the seats of a game in play are not the ones it started with."""
+        """The game's record with its seats. Raises GameNotFound. A game in play whose seats
+        are not the ones it started with is set aside first (see ``_checked``)."""
 
         async def read(tx: Tx) -> tuple[GameRow, list[SeatRecord]]:
             return found(await tx.game(game_id)), await tx.seats(game_id)
 
-        game, seats = await self._db.read(read)
+        return await self._checked(*await self._db.read(read))
+
+    async def _checked(self, game: GameRow, seats: list[SeatRecord]) -> GameRecord:
+        """The record of a game as read, after checking its seats against the digest recorded
+        at its start: a changed user id would let another member read that hand and play its
+        turns, a flipped AI flag let an AI play a person's seat. Such a game is marked broken
+        (and comes back so): every command then refuses it."""
         if (
             game.status == "active"
             and game.seats_digest is not None
             and seats_digest(seats) != game.seats_digest
         ):
-            await self.mark_broken(
-                game_id,
-                "the seat rows are not the ones the game started with (a player or an AI flag)",
-            )
-            raise GameBroken()
+            reason = "the seat rows are not the ones the game started with (a player or an AI flag)"
+            await self.mark_broken(game.id, reason)
+            game = dataclasses.replace(game, status="broken", broken_reason=reason)
         return game_record(game, seats)
 
     async def games_in_channel(
@@ -287,4 +291,4 @@ class LobbyMixin(StoreBase):
         async def read(tx: Tx) -> list[tuple[GameRow, list[SeatRecord]]]:
             return await tx.find_games(by, key, st)
 
-        return [game_record(g, seats) for g, seats in await self._db.read(read)]
+        return [await self._checked(g, seats) for g, seats in await self._db.read(read)]

@@ -29,7 +29,15 @@ from . import choicelog, codec
 from .backend import ChoiceRow, GameRow, LogEnd, MoveWrite, SnapshotRow, Tx, UndoWrite
 from .base import StoreBase
 from .common import CHECKPOINT_EVERY, Corrupt, found, options_of, require_playable, setup_of
-from .errors import CannotUndo, GameBroken, GameNotActive, NotYourTurn, StaleMove, StoreError
+from .errors import (
+    CannotUndo,
+    EditionMissing,
+    GameBroken,
+    GameNotActive,
+    NotYourTurn,
+    StaleMove,
+    StoreError,
+)
 from .models import ChoiceRecord, GuildSettings, SeatRecord, UserSettings
 from .verify import Replayed, Verified, replay_rows, to_move
 
@@ -106,6 +114,9 @@ class PlayMixin(StoreBase):
         except Corrupt as exc:
             await self.mark_broken(game_id, str(exc))
             raise GameBroken() from exc
+        except EditionMissing:
+            self._set_aside(game_id, "edition")
+            raise
         return state, game.seq
 
     async def _known_state(self, tx: Tx, game: GameRow) -> GameState | None:
@@ -384,6 +395,7 @@ class PlayMixin(StoreBase):
             await tx.cancel_reminders(game_id, None)
 
         await self._db.write(mark)
+        self._set_aside(game_id, "broken")
 
     # ------------------------------------------------------------------ reminders in a move
 

@@ -147,3 +147,60 @@ class TestBoundedCaches:
         for user in range(200):
             await games.user_language(user)
         assert len(games._languages) <= 50
+
+
+def notices(table: Any, game: int) -> list[str]:
+    return [m.content for m in table.thread(game).history() if "is paused" in (m.content or "")]
+
+
+class TestSetAside:
+    async def test_a_damaged_game_is_announced_once_and_stops_reminding(self, table: Any) -> None:
+        """Issue 33: a changed seats.user_id let a non-player read that seat's hand and play
+        its turns; and players learned that a game was set aside only by acting."""
+        import sqlite3
+
+        from tests.test_bot_errors import who_moves
+
+        game = await table.new_game("alice", ("bob",))
+        mover, other, _state, _seq = await who_moves(table, game)
+        assert [r for r in await table.store.reminders(game) if r.status == "pending"]
+        with sqlite3.connect(table.env.bot.ada.db_path) as db:  # carol takes the other's seat
+            db.execute(
+                "UPDATE seats SET user_id = ? WHERE game_id = ? AND user_id = ?",
+                (table.carol.id, game, other.id),
+            )
+        res = await table.carol.slash(table.thread(game), "ada hand")
+        assert "damaged" in private_text(res) and "Partner" not in private_text(res)
+        assert len(notices(table, game)) == 1 and "saved data is damaged" in notices(table, game)[0]
+        for _ in range(2):  # acting on it again says so privately, and posts nothing more
+            res = await mover.slash(table.thread(game), "ada hand")
+            assert "damaged" in private_text(res)
+        assert len(notices(table, game)) == 1
+        assert not [r for r in await table.store.reminders(game) if r.status == "pending"]
+        rec = await table.store.get_game(game)
+        assert rec.status == "broken" and "seat rows" in (rec.broken_reason or "")
+
+    async def test_a_game_without_its_edition_is_announced_and_not_reminded(
+        self, table: Any, tmp_path: Any
+    ) -> None:
+        import shutil
+
+        from engine.edition import EDITIONS_DIR, EditionLibrary, library, use_library
+        from tests.test_bot_reminders import HOUR, wait
+
+        game = await table.new_game("alice", ("bob",))
+        directory = tmp_path / "editions"
+        shutil.copytree(EDITIONS_DIR, directory)
+        edition = (await table.store.load_setup(game)).edition
+        previous = library()
+        (directory / f"{edition}.toml").unlink()
+        table.store._verified.forget(game)  # as after a restart on a bot without that edition
+        use_library(EditionLibrary(directory))
+        try:
+            await wait(table.env, 13 * HOUR)  # the first reminder would be due
+            assert len(notices(table, game)) == 1 and "edition" in notices(table, game)[0]
+            assert not [r for r in await table.store.reminders(game) if r.status == "pending"]
+            assert not [r for r in await table.store.reminders(game) if r.status == "sent"]
+            assert (await table.store.get_game(game)).status == "active"  # kept as it is
+        finally:
+            use_library(previous)

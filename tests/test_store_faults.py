@@ -77,10 +77,11 @@ class TestDamagedSeats:
             tamper(db_location, damage.format(g=gid, true=true))
             check = await store.verify_game(gid, mark=False)
             assert not check.ok and "seat rows" in check.problem
-            with pytest.raises(GameBroken):
-                await store.get_game(gid)  # the next click's read
+            assert (await store.get_game(gid)).status == "broken"  # the next click's read
             rows = raw(db_location, f"SELECT status FROM games WHERE id = {gid}")
             assert rows == [("broken",)]
+            with pytest.raises(GameBroken):
+                await store.load_state(gid)
         finally:
             await store.close()
         other = await Store.open(db_location)  # a restart: still set aside, with the reason
