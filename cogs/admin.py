@@ -93,15 +93,17 @@ class StandinCog(AdaCog, name="Standin"):
                     )
             if not owner:
                 votes = await self.store.add_standin_vote(rec.id, seq, user, now=self.games.now())
-                needed = len(others) // 2 + 1
-                if len(set(votes) & set(others)) < needed:
+                # players who left the server neither vote nor count in the majority
+                present = [u for u in others if await self.games.is_member(rec.guild_id, u)]
+                needed = len(present) // 2 + 1
+                if len(set(votes) & set(present)) < needed:
                     tr = await self.lang_of(interaction)
                     await say(
                         interaction,
                         tr._(
                             "Vote recorded: {votes} of {needed} needed for a stand-in to play "
                             "{name}'s turn.",
-                            votes=len(votes),
+                            votes=len(set(votes) & set(present)),
                             needed=needed,
                             name=ui.seat_name(seat),
                         ),

@@ -37,7 +37,9 @@ Prefer typing? `/ada play` suggests the legal choices.
 • **My hand**, **My Mill**, **Board** and `/ada board`, `/ada mill`, `/ada score`, `/ada log`, \
 `/ada rules`, `/ada hand`: information, only to you. `/ada final`: the scorepad once the game is over.
 • Reminders come after 12 h without a move (DM, else the thread); `/ada reminders enabled:False` \
-stops them. A player away for long? `/ada standin` asks an AI to play their turn.
+stops them. A player away for long? `/ada standin` asks an AI to play their turn: the game's \
+creator, a server admin or a moderator who may manage threads asks, or the other players still \
+in the server vote for it. The same people may cancel a game (`/ada cancel`).
 • `/ada language` chooses the language of your private answers and DMs.
 """)
 

@@ -78,7 +78,7 @@ class RemindersCog(AdaCog, name="Reminders"):
                 if not enabled:
                     await self.store.cancel_reminders(rem.game_id, rem.user_id)
                     continue
-                if not await self.still_member(rec, rem.user_id):
+                if not await self.games.is_member(rec.guild_id, rem.user_id):
                     await self.left_notice(rec, rem.user_id)
                     await self.store.mark_reminder_sent(rem.id, now=now, owner=owner)
                     continue  # no more reminders for someone who left
@@ -95,18 +95,6 @@ class RemindersCog(AdaCog, name="Reminders"):
             except Exception:
                 log.exception("reminder %s failed", rem.id)
         return sent
-
-    async def still_member(self, rec: GameRecord, user_id: int) -> bool:
-        guild = self.bot.get_guild(rec.guild_id)
-        if guild is None:
-            return True  # can't tell: remind anyway
-        try:
-            await guild.fetch_member(user_id)
-            return True
-        except discord.NotFound:
-            return False
-        except discord.HTTPException:
-            return True
 
     async def left_notice(self, rec: GameRecord, user_id: int) -> None:
         log.info("game %s: user %s has left the server", rec.id, user_id)

@@ -43,6 +43,7 @@ AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn 
 RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
 LANGUAGES_KEPT = 10_000  # members whose language setting is kept at most
+MEMBER_TTL = 600.0  # seconds an answer of Discord's "is this user still a member?" is kept
 
 
 class Oops(Exception):
@@ -154,6 +155,7 @@ class GameService:
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
         self.thinking = thinking.Thinking(config.ai_workers)
         self._languages: dict[int, tuple[str | None, float]] = {}
+        self._members: dict[tuple[int, int], tuple[bool, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
         self._setting_aside: set[int] = set()  # games whose set-aside notice is being posted
@@ -175,6 +177,30 @@ class GameService:
             self._languages = fresh if len(fresh) < LANGUAGES_KEPT else {}
         self._languages[user_id] = (chosen, now)
         return chosen
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Is the user still a member of the server? Without the privileged members intent the
+        bot is not told when someone leaves (its member cache keeps them), so ask Discord
+        (``fetch_member``) and keep the answer a few minutes. Unknown (the server not in the
+        cache, Discord failing): True."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return True
+        now = time.monotonic()
+        kept = self._members.get((guild_id, user_id))
+        if kept is not None and now - kept[1] < MEMBER_TTL:
+            return kept[0]
+        try:
+            await guild.fetch_member(user_id)
+            member = True
+        except discord.NotFound:
+            member = False
+        except discord.HTTPException:
+            return True  # can't tell: not remembered
+        if len(self._members) >= LANGUAGES_KEPT:
+            self._members.clear()
+        self._members[(guild_id, user_id)] = (member, now)
+        return member
 
     def forget_language(self, user_id: int) -> None:
         self._languages.pop(user_id, None)
