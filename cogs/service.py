@@ -159,6 +159,7 @@ class GameService:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
         self._setting_aside: set[int] = set()  # games whose set-aside notice is being posted
+        self._announced_aside: set[int] = set()  # games whose thread has been told (few)
         self.store.on_set_aside = self._on_set_aside
 
     def now(self) -> Any:
@@ -250,7 +251,7 @@ class GameService:
 
     def _on_set_aside(self, game_id: int, why: str) -> None:
         """The store set a game aside: say so in its thread (once), stop its AI and reminders."""
-        if game_id in self._setting_aside:
+        if game_id in self._setting_aside or game_id in self._announced_aside:
             return
         self._setting_aside.add(game_id)
         self.stop_ai(game_id)
@@ -261,9 +262,10 @@ class GameService:
         """Tell a set-aside game's thread why it is paused, once (the notice is recorded as the
         game's "aside" message), and cancel its reminders."""
         try:
-            await self.store.cancel_reminders(game_id)
             if await self.store.latest_message(game_id, "aside") is not None:
-                return
+                self._announced_aside.add(game_id)
+                return  # said already (the reminders were cancelled then)
+            await self.store.cancel_reminders(game_id)
             rec = await self.store.get_game(game_id)
             tr = game_lang(rec)
             channel = await self.channel(rec.thread_id or rec.channel_id)
@@ -273,6 +275,7 @@ class GameService:
             await self.store.record_message(
                 game_id, "aside", msg.channel.id, msg.id, rec.seq, now=self.now()
             )
+            self._announced_aside.add(game_id)
             log.warning("game %s set aside (%s): announced in its thread", game_id, why)
         except Exception:
             log.exception("game %s: could not announce that it is set aside", game_id)

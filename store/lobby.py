@@ -245,6 +245,8 @@ class LobbyMixin(StoreBase):
             reason = "the seat rows are not the ones the game started with (a player or an AI flag)"
             await self.mark_broken(game.id, reason)
             game = dataclasses.replace(game, status="broken", broken_reason=reason)
+        elif game.status == "broken":  # set aside earlier (by check-db, say)
+            self._set_aside(game.id, "broken")
         return game_record(game, seats)
 
     async def games_in_channel(

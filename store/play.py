@@ -114,6 +114,9 @@ class PlayMixin(StoreBase):
         except Corrupt as exc:
             await self.mark_broken(game_id, str(exc))
             raise GameBroken() from exc
+        except GameBroken:  # set aside earlier (by check-db, say): the bot may not have said so
+            self._set_aside(game_id, "broken")
+            raise
         except EditionMissing:
             self._set_aside(game_id, "edition")
             raise

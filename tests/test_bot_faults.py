@@ -204,3 +204,19 @@ class TestSetAside:
             assert (await table.store.get_game(game)).status == "active"  # kept as it is
         finally:
             use_library(previous)
+
+    async def test_a_game_set_aside_by_check_db_is_announced_when_next_used(
+        self, table: Any
+    ) -> None:
+        import sqlite3
+
+        from tests.test_bot_errors import who_moves
+
+        game = await table.new_game("alice", ("bob",))
+        mover, _other, _state, _seq = await who_moves(table, game)
+        with sqlite3.connect(table.env.bot.ada.db_path) as db:  # check-db, with the bot running
+            db.execute("UPDATE games SET status = 'broken' WHERE id = ?", (game,))
+        for _ in range(2):
+            res = await mover.slash(table.thread(game), "ada hand")
+            assert "damaged" in private_text(res)
+        assert len(notices(table, game)) == 1
