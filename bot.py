@@ -43,11 +43,13 @@ import discord
 from discord.ext import commands
 
 from cogs import EXTENSIONS, logfile, logsafe, translator
-from cogs.base import AdaTree, make_groups
+from cogs.base import make_groups
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig, whole
 from cogs.metrics import ErrorCounter, Metrics, watch_rest
+from cogs.options import CheckedTree
 from cogs.service import GameService
+from cogs.thinking import default_workers
 from cogs.version import version
 from engine import compiled as engine_build
 from store import Store
@@ -87,7 +89,7 @@ class AdaBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-            tree_cls=AdaTree,
+            tree_cls=CheckedTree,  # every option checked by the bot, not only by Discord
             **shards,
         )
         self.ada = config
@@ -242,9 +244,7 @@ def create_bot(
         clock=clock or discord.utils.utcnow,
         images=images,
         ai_delay=ai_delay,
-        ai_workers=ai_workers
-        if ai_workers is not None
-        else min(2, max(1, (os.cpu_count() or 2) - 1)),
+        ai_workers=ai_workers if ai_workers is not None else default_workers(),
         reminder_interval=reminder_interval,
         rng=random.Random(seed),
         test_guild=test_guild,
@@ -326,7 +326,7 @@ def ai_delay_setting(text: str) -> float:
 
 def ai_workers_setting(text: str) -> int | None:
     """AI_WORKERS: processes that think for AI seats (0: a thread of the bot's process); empty
-    for the default, one core left to the bot (at most 2)."""
+    for the default, one per core with one core left to the bot."""
     return whole("AI_WORKERS", text, 0) if text.strip() else None
 
 

@@ -89,28 +89,30 @@ class StandinCog(AdaCog, name="Standin"):
                     raise Oops(
                         "{name} hasn't been reminded about this turn yet: a stand-in can "
                         "be asked once they have been reminded and had time to answer.",
-                        name=seat.name,
+                        name=ui.seat_name(seat),
                     )
                 if self.games.now() < ready:
                     raise Oops(
                         "{name} was reminded; a stand-in can be asked {when} ({date}).",
-                        name=seat.name,
+                        name=ui.seat_name(seat),
                         when=discord.utils.format_dt(ready, "R"),
                         date=discord.utils.format_dt(ready),
                     )
             if not owner:
                 votes = await self.store.add_standin_vote(rec.id, seq, user, now=self.games.now())
-                needed = len(others) // 2 + 1
-                if len(set(votes) & set(others)) < needed:
+                # players who left the server neither vote nor count in the majority
+                present = [u for u in others if await self.games.is_member(rec.guild_id, u)]
+                needed = len(present) // 2 + 1
+                if len(set(votes) & set(present)) < needed:
                     tr = await self.lang_of(interaction)
                     await say(
                         interaction,
                         tr._(
                             "Vote recorded: {votes} of {needed} needed for a stand-in to play "
                             "{name}'s turn.",
-                            votes=len(votes),
+                            votes=len(set(votes) & set(present)),
                             needed=needed,
-                            name=seat.name,
+                            name=ui.seat_name(seat),
                         ),
                     )
                     return
@@ -135,7 +137,7 @@ class StandinCog(AdaCog, name="Standin"):
         if seat.user_id is not None and seat.user_id != user:
             await self.tell_absent(rec, seat.user_id, new, dec.player)
         tr = await self.lang_of(interaction)
-        await say(interaction, tr._("The stand-in played {name}'s turn.", name=seat.name))
+        await say(interaction, tr._("The stand-in played {name}'s turn.", name=ui.seat_name(seat)))
         self.games.kick_ai(rec.id)
 
     async def tell_absent(self, rec: GameRecord, user_id: int, state: Any, seat: int) -> None:

@@ -9,15 +9,26 @@ from __future__ import annotations
 import logging
 import random
 
-from engine import GameState
+from engine import GameState, compiled
 
 log = logging.getLogger(__name__)
 
 
-def turn_choices(state_json: str, policy_name: str | None, seed: int) -> list[str]:
+class OtherEngine(Exception):
+    """This worker's engine is not the one the bot applies moves with (the sources or the
+    build changed on disk since the bot started): its choices could be illegal there."""
+
+
+def turn_choices(
+    state_json: str, policy_name: str | None, seed: int, engine: str | None = None
+) -> list[str]:
     """The AI's whole turn from a saved state: its choice ids in order (random legal choices if
-    the policy fails, so a seat never stalls)."""
+    the policy fails, so a seat never stalls). ``engine``: the bot's engine fingerprint
+    (``engine.compiled.fingerprint``); a worker running another engine refuses the job."""
     from engine.ai import get_policy, play_turn
+
+    if engine is not None and engine != compiled.fingerprint():
+        raise OtherEngine(f"the bot runs {engine}, this worker {compiled.fingerprint()}")
 
     rng = random.Random(seed)
     state = GameState.from_json(state_json)

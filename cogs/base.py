@@ -247,6 +247,9 @@ class AdaCog(commands.Cog):
             raise Oops("That button belongs to a game in another place.")
 
     async def is_admin(self, interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
+        """May this member run the game like its creator (stand-ins, cancel, the delay)? The
+        creator, server admins (Administrator, Manage Server), and moderators who may manage
+        threads (each game is a thread): the help and README say so."""
         perms = interaction.permissions
         return (
             interaction.user.id == rec.creator_id

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogs.text import escape_names
 from engine import GameState
 from engine.mill import LINE_NAMES
 from i18n import ENGLISH, N_, Lang
@@ -432,4 +433,4 @@ def summary(
         kept -= 1
         more = tr.n_("and {n} more event", "and {n} more events", len(parts) - kept)
         text = sep.join([*parts[:kept], more])
-    return text
+    return escape_names(text, state.seat_names) if state is not None else text

@@ -15,6 +15,7 @@ from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.rules_help import rules_text
 from cogs.service import Oops
+from cogs.text import escape
 from engine import GameState
 from engine.scoring import CATEGORIES
 from engine.scoring import score as score_so_far
@@ -36,7 +37,9 @@ Prefer typing? `/ada play` suggests the legal choices.
 • **My hand**, **My Mill**, **Board** and `/ada board`, `/ada mill`, `/ada score`, `/ada log`, \
 `/ada rules`, `/ada hand`: information, only to you. `/ada final`: the scorepad once the game is over.
 • Reminders come after 12 h without a move (DM, else the thread); `/ada reminders enabled:False` \
-stops them. A player away for long? `/ada standin` asks an AI to play their turn.
+stops them. A player away for long? `/ada standin` asks an AI to play their turn: the game's \
+creator, a server admin or a moderator who may manage threads asks, or the other players still \
+in the server vote for it. The same people may cancel a game (`/ada cancel`).
 • `/ada language` chooses the language of your private answers and DMs.
 """)
 
@@ -170,7 +173,7 @@ class InfoCog(AdaCog, name="Info"):
         else:
             seat = viewer if viewer is not None else state.current
         tr = await self.lang_of(interaction)
-        text = tr._("Mill of {name}.", name=state.seat_names[seat])
+        text = tr._("Mill of {name}.", name=escape(state.seat_names[seat]))
         await self.send_image(interaction, text, "mill", state, seat, viewer, lang=tr.code)
 
     @app_commands.command(

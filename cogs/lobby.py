@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -25,6 +26,8 @@ log = logging.getLogger(__name__)
 AI_NAMES = ["Babbage", "Somerville", "Herschel", "De Morgan"]
 MAX_OPEN_LOBBIES_PER_MEMBER = 3  # default: games a member created that have not started yet
 MAX_GAMES_PER_SERVER = 100  # default: lobbies and games being played, in one server
+MAX_NEW_GAMES_PER_MEMBER = 10  # games a member may create in one server per FLOOD_WINDOW
+FLOOD_WINDOW = timedelta(hours=24)  # whatever became of them: started, finished or cancelled
 NEEDED_PERMISSIONS = {
     "view_channel": N_("View Channels"),
     "send_messages": N_("Send Messages"),
@@ -153,7 +156,9 @@ class LobbyCog(AdaCog, name="Lobby"):
 
     async def check_limits(self, interaction: discord.Interaction[Any]) -> None:
         """A member may hold a few open lobbies, a server a fair number of games (the server's
-        settings, ``/ada-admin settings``, else the defaults)."""
+        settings, ``/ada-admin settings``, else the defaults), and a member may set up at most
+        ``MAX_NEW_GAMES_PER_MEMBER`` games a day in a server, whatever became of them (a lobby
+        started at once with AI seats is no longer waiting, but still counts)."""
         guild_id = interaction.guild_id or 0
         settings = await self.store.guild_settings(guild_id)
         max_lobbies = settings.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER
@@ -170,6 +175,15 @@ class LobbyCog(AdaCog, name="Lobby"):
                 "cancel one of them before creating another.",
                 n=len(mine),
                 links=links,
+            )
+        made = await self.store.games_created(
+            guild_id, interaction.user.id, self.games.now() - FLOOD_WINDOW
+        )
+        if made >= MAX_NEW_GAMES_PER_MEMBER:
+            raise Oops(
+                "You have set up {n} games here in the last 24 hours: that is the most one "
+                "member may, so that one member cannot fill the server. Try again later.",
+                n=made,
             )
         if len(await self.store.games_in_guild(guild_id)) >= max_games:
             raise Oops(

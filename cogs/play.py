@@ -240,7 +240,7 @@ class PlayCog(AdaCog, name="Play"):
             return []
         tr = await self.lang_of(interaction)
         if dec.player != seat:
-            who = ui.seat_name(rec.seat_at(dec.player), tr)
+            who = ui.seat_name(rec.seat_at(dec.player), tr, markdown=False)
             text = tr._("It's not your turn (waiting for {name})", name=who)
             return [app_commands.Choice(name=one_line(text, 100), value="-")]
         typed = current.lower().split()

@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 import i18n
 from cogs.base import AdaCog, defer, friendly, language_choices, say
 from i18n import Lang
-from store import GameRecord, Reminder
+from store import EditionMissing, GameBroken, GameRecord, Reminder
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,11 @@ class RemindersCog(AdaCog, name="Reminders"):
                 if not self.games.owns(rec.guild_id):
                     await self.store.release_reminder(rem.id, owner)  # its shard's process sends it
                     continue
+                try:  # a game that cannot be played now is set aside (and announced), not nagged
+                    await self.store.load_state(rem.game_id)
+                except (GameBroken, EditionMissing):
+                    await self.store.cancel_reminders(rem.game_id)
+                    continue
                 enabled, hours = await self.games.reminder_hours(rec, rem.user_id)
                 if not enabled:
                     await self.store.cancel_reminders(rem.game_id, rem.user_id)
@@ -83,7 +88,7 @@ class RemindersCog(AdaCog, name="Reminders"):
                         rem.game_id, rem.user_id, away, rem.seq, now=now
                     )
                     continue
-                if not await self.still_member(rec, rem.user_id):
+                if not await self.games.is_member(rec.guild_id, rem.user_id):
                     await self.left_notice(rec, rem.user_id)
                     await self.store.mark_reminder_sent(rem.id, now=now, owner=owner)
                     continue  # no more reminders for someone who left
@@ -153,18 +158,6 @@ class RemindersCog(AdaCog, name="Reminders"):
                 log.info("DM to %s failed (%s); reminding in the threads", user_id, exc)
         results = [await self.send_reminder(rec, user_id, 1, dm=False) for rec in recs]
         return any(results)
-
-    async def still_member(self, rec: GameRecord, user_id: int) -> bool:
-        guild = self.bot.get_guild(rec.guild_id)
-        if guild is None:
-            return True  # can't tell: remind anyway
-        try:
-            await guild.fetch_member(user_id)
-            return True
-        except discord.NotFound:
-            return False
-        except discord.HTTPException:
-            return True
 
     async def left_notice(self, rec: GameRecord, user_id: int) -> None:
         log.info("game %s: user %s has left the server", rec.id, user_id)

@@ -6,6 +6,7 @@ catalogs translate its templates, the edition's numbers filled in.
 
 from __future__ import annotations
 
+from cogs.text import escape
 from engine import GameState
 from engine.help import RULES_SUMMARY, summary
 from i18n import Lang
@@ -16,7 +17,7 @@ def rules_text(state: GameState, tr: Lang) -> str:
     dec = state.decision
     if dec is None:
         return tr._("The game is over: see `/ada final` for the scorepad.")
-    name = state.players[dec.player].name
+    name = escape(state.players[dec.player].name)
     text = f"**{name}: {words.prompt(tr, dec)}**\n" + summary(dec.kind).render(state.edition, tr._)
     if dec.optional:
         text += "\n" + tr._("This decision is optional: you may skip it.")

@@ -18,13 +18,11 @@ import contextlib
 import contextvars
 import io
 import logging
-import multiprocessing
 import os
 import socket
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -32,7 +30,7 @@ from typing import Any
 import discord
 
 import i18n
-from cogs import ai_worker, media, ui
+from cogs import media, thinking, ui
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
 from engine.state import Choice
@@ -46,6 +44,8 @@ POST_ATTEMPTS = 3
 AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
+LANGUAGES_KEPT = 10_000  # members whose language setting is kept at most
+MEMBER_TTL = 600.0  # seconds an answer of Discord's "is this user still a member?" is kept
 
 
 _IN_FLIGHT: contextvars.ContextVar[bool] = contextvars.ContextVar("ada_in_flight", default=False)
@@ -112,6 +112,21 @@ STATUS_TEXT = {
 }
 
 
+ASIDE_TEXT = {
+    "broken": N_(
+        "⚠️ Game #{id} is paused: its saved data is damaged, so no move can be made until a "
+        "server admin has run `./scripts/run check-db` on the bot's host (and `repair`, if it "
+        "can be rebuilt). There are no reminders meanwhile."
+    ),
+    "edition": N_(
+        "⚠️ Game #{id} is paused: it is played with an edition of the cards and board that this "
+        "bot doesn't have now. It is kept as it is and plays on once the bot has that edition "
+        "again; there are no reminders meanwhile."
+    ),
+}
+"""What a game's thread is told, once, when the game is set aside (``store.on_set_aside``)."""
+
+
 def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> Oops | None:
     """Why a command for games in ``wanted`` states can't be used on ``rec`` now (or None)."""
     if rec.status in wanted:
@@ -146,8 +161,9 @@ class GameService:
         self.ai_tasks: dict[int, asyncio.Task[None]] = {}
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
-        self._ai_pool: ProcessPoolExecutor | None = None
+        self.thinking = thinking.Thinking(config.ai_workers)
         self._languages: dict[int, tuple[str | None, float]] = {}
+        self._members: dict[tuple[int, int], tuple[bool, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
         self.metrics = config.metrics
@@ -156,6 +172,9 @@ class GameService:
         self.busy = 0  # commands, clicks and moves in flight (``working``)
         self.idle = asyncio.Event()
         self.idle.set()
+        self._setting_aside: set[int] = set()  # games whose set-aside notice is being posted
+        self._announced_aside: set[int] = set()  # games whose thread has been told (few)
+        self.store.on_set_aside = self._on_set_aside
 
     @contextlib.contextmanager
     def working(self) -> Iterator[None]:
@@ -190,8 +209,35 @@ class GameService:
         if kept is not None and now - kept[1] < LANGUAGE_TTL:
             return kept[0]
         chosen = (await self.store.user_settings(user_id)).language
+        if len(self._languages) >= LANGUAGES_KEPT:  # bounded: drop the expired, else all
+            fresh = {u: k for u, k in self._languages.items() if now - k[1] < LANGUAGE_TTL}
+            self._languages = fresh if len(fresh) < LANGUAGES_KEPT else {}
         self._languages[user_id] = (chosen, now)
         return chosen
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Is the user still a member of the server? Without the privileged members intent the
+        bot is not told when someone leaves (its member cache keeps them), so ask Discord
+        (``fetch_member``) and keep the answer a few minutes. Unknown (the server not in the
+        cache, Discord failing): True."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return True
+        now = time.monotonic()
+        kept = self._members.get((guild_id, user_id))
+        if kept is not None and now - kept[1] < MEMBER_TTL:
+            return kept[0]
+        try:
+            await guild.fetch_member(user_id)
+            member = True
+        except discord.NotFound:
+            member = False
+        except discord.HTTPException:
+            return True  # can't tell: not remembered
+        if len(self._members) >= LANGUAGES_KEPT:
+            self._members.clear()
+        self._members[(guild_id, user_id)] = (member, now)
+        return member
 
     def forget_language(self, user_id: int) -> None:
         self._languages.pop(user_id, None)
@@ -240,6 +286,37 @@ class GameService:
             await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("game %s: could not post %r: %s", rec.id, text[:40], exc)
+
+    def _on_set_aside(self, game_id: int, why: str) -> None:
+        """The store set a game aside: say so in its thread (once), stop its AI and reminders."""
+        if game_id in self._setting_aside or game_id in self._announced_aside:
+            return
+        self._setting_aside.add(game_id)
+        self.stop_ai(game_id)
+        task = asyncio.get_running_loop().create_task(self.announce_aside(game_id, why))
+        task.add_done_callback(lambda _: self._setting_aside.discard(game_id))
+
+    async def announce_aside(self, game_id: int, why: str) -> None:
+        """Tell a set-aside game's thread why it is paused, once (the notice is recorded as the
+        game's "aside" message), and cancel its reminders."""
+        try:
+            if await self.store.latest_message(game_id, "aside") is not None:
+                self._announced_aside.add(game_id)
+                return  # said already (the reminders were cancelled then)
+            await self.store.cancel_reminders(game_id)
+            rec = await self.store.get_game(game_id)
+            tr = game_lang(rec)
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            msg = await channel.send(
+                tr._(ASIDE_TEXT[why], id=game_id), allowed_mentions=discord.AllowedMentions.none()
+            )
+            await self.store.record_message(
+                game_id, "aside", msg.channel.id, msg.id, rec.seq, now=self.now()
+            )
+            self._announced_aside.add(game_id)
+            log.warning("game %s set aside (%s): announced in its thread", game_id, why)
+        except Exception:
+            log.exception("game %s: could not announce that it is set aside", game_id)
 
     # ------------------------------------------------------------------ the turn message
 
@@ -523,7 +600,9 @@ class GameService:
             raise Oops("Game #{id} is over: see `/ada final`.", id=rec.id)
         if dec.player != seat:
             waiting = rec.seat_at(dec.player)
-            raise Oops("It's not your turn: waiting for {name}.", name=ui.seat_name(waiting))
+            raise Oops(
+                "It's not your turn: waiting for {name}.", name=ui.seat_name(waiting)
+            )  # (escaped)
         return state, current, seat
 
     async def play(
@@ -661,30 +740,17 @@ class GameService:
         if task is not None:
             task.cancel()
 
-    async def ai_choices(self, state: GameState, policy: str | None, seed: int) -> list[str]:
-        """The AI's whole turn, thought out in the AI process pool (or a thread without one)."""
-        loop = asyncio.get_running_loop()
-        pool = self.ai_pool()
-        if pool is None:
-            return await asyncio.to_thread(ai_worker.turn_choices, state.to_json(), policy, seed)
-        return await loop.run_in_executor(
-            pool, ai_worker.turn_choices, state.to_json(), policy, seed
-        )
-
-    def ai_pool(self) -> ProcessPoolExecutor | None:
-        """Worker processes for AI thinking, started on first use (``BotConfig.ai_workers``)."""
-        if self._ai_pool is None and self.cfg.ai_workers > 0:
-            self._ai_pool = ProcessPoolExecutor(
-                max_workers=self.cfg.ai_workers, mp_context=multiprocessing.get_context("spawn")
-            )
-        return self._ai_pool
+    async def ai_choices(
+        self, rec: GameRecord, state: GameState, policy: str | None, seed: int
+    ) -> list[str]:
+        """The AI's whole turn, thought out when the fair queue of AI thinking comes to it
+        (``cogs.thinking``: worker processes, or a thread without them)."""
+        return await self.thinking.think(rec.guild_id, rec.id, state.to_json(), policy, seed)
 
     def close(self) -> None:
         for task in self.ai_tasks.values():
             task.cancel()
-        if self._ai_pool is not None:
-            self._ai_pool.shutdown(wait=False, cancel_futures=True)
-            self._ai_pool = None
+        self.thinking.close()
 
     async def _ai_loop(self, game_id: int) -> None:
         """Play AI seats' turns while it is an AI seat's turn, each claimed in the database
@@ -747,7 +813,7 @@ class GameService:
         dec = state.decision
         assert dec is not None
         seed = ((rec.seed or 0) * 1_000_003 + seq) & ((1 << 62) - 1)
-        ids = await self.ai_choices(state, policy, seed)
+        ids = await self.ai_choices(rec, state, policy, seed)
         async with self.locks[rec.id]:
             now_state, now_seq = await self.store.load_state(rec.id)
             if now_seq != seq:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 NAME_MAX = 32
 
@@ -16,6 +17,34 @@ _INVISIBLE = re.compile(
 _LONE_JOINER = re.compile(
     "(?<![\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\u200d|\u200d(?![\U0001f000-\U0001faff\u2600-\u27bf])"
 )
+
+
+# Every character Discord's markdown gives a meaning to: emphasis (* _ ~ |), code (`), quotes,
+# headings and lists (> # -), masked links ([ ] ( )), mentions, timestamps and commands
+# (< @ and the : of a bare link). A backslash before any ASCII punctuation shows it as typed.
+_MARKDOWN = re.compile(r"([\\*_~|`>#\-\[\]()<@:])")
+
+
+def escape(text: str) -> str:
+    """Text from a member (a display name, or a log line that holds one) made safe to put in
+    a message: shown exactly as typed, never as a link, mention, timestamp, command, heading
+    or emphasis. discord.utils.escape_markdown falls short here: it leaves masked links,
+    ``<t:0:R>``, ``</cmd:1>`` and ``<#1>`` live."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def escape_names(text: str, names: Sequence[str]) -> str:
+    """``text`` (a log line, a turn's summary) with every player's name in it escaped; the
+    rest stays as written."""
+    risky = sorted({n for n in names if escape(n) != n}, key=len, reverse=True)
+    if not risky:
+        return text
+    return re.sub("|".join(map(re.escape, risky)), lambda m: escape(m.group()), text)
+
+
+def unescape(text: str) -> str:
+    """``escape`` undone: the text as a member sees it (tests, lengths)."""
+    return re.sub(r"\\(.)", r"\1", text)
 
 
 def shorten(text: str, limit: int) -> str:
@@ -87,7 +116,8 @@ def _graphemes(text: str) -> list[str]:
 def clean_name(name: str, limit: int = NAME_MAX) -> str:
     """A display name safe to show: invisible and direction-changing characters removed, cut to
     ``limit`` characters without splitting an emoji, never empty."""
-    text = _LONE_JOINER.sub("", _INVISIBLE.sub("", name))
+    text = re.sub(r"\s", " ", name)  # a line break is a space, not nothing
+    text = _LONE_JOINER.sub("", _INVISIBLE.sub("", text))
     text = "".join(
         ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == "\u200d"
     )

@@ -32,7 +32,7 @@ import discord
 
 import i18n
 from cogs import digest
-from cogs.text import one_line, pad, shorten
+from cogs.text import escape, escape_names, one_line, pad, shorten
 from engine import Decision, GameState, choices
 from engine.state import Choice
 from i18n import ENGLISH, N_, NP_, Lang
@@ -101,14 +101,18 @@ def cid_lobby(action: str, game: int) -> str:
 # ------------------------------------------------------------------------------- names
 
 
-def seat_name(seat: SeatRecord | None, tr: Lang | None = None) -> str:
-    """A seat's name as shown: AI seats marked once (older games stored "Name (AI)")."""
+def seat_name(seat: SeatRecord | None, tr: Lang | None = None, *, markdown: bool = True) -> str:
+    """A seat's name as shown: AI seats marked once (older games stored "Name (AI)"). Escaped
+    for a message (``escape``: a name is shown as typed, never as markdown) unless
+    ``markdown`` is False (a button or menu label, which shows text as it is)."""
     if seat is None:
         return "?"
+    name = seat.name.removesuffix(" (AI)") if seat.is_ai else seat.name
+    if markdown:
+        name = escape(name)
     if seat.is_ai:
-        name = seat.name.removesuffix(" (AI)")
         return tr._("{name} (AI)", name=name) if tr is not None else f"{name} (AI)"
-    return seat.name
+    return name
 
 
 def mention_of(seat: SeatRecord | None, tr: Lang | None = None) -> str:
@@ -398,7 +402,7 @@ def digest_text(state: GameState, seat: int, tr: Lang) -> str:
     turns = digest.since_last_turn(state, seat)
     if not turns:
         return ""
-    names = state.seat_names
+    names = [escape(n) for n in state.seat_names]
     limit = TURN_LINE
     while True:
         lines = [
@@ -421,7 +425,7 @@ def record_text(state: GameState, turn: digest.Turn, tr: Lang) -> str:
     return tr._(
         "-# Round {round} · **{name}**: {summary}",
         round=turn.round,
-        name=state.seat_names[turn.seat],
+        name=escape(state.seat_names[turn.seat]),
         summary=digest.summary(turn, RECORD_MAX, tr, state),
     )
 
@@ -609,7 +613,7 @@ def lobby_view(game: int, tr: Lang, *, open_: bool = True) -> discord.ui.View:
 def seat_label(seat: SeatRecord, tr: Lang) -> str:
     if seat.is_ai:
         return seat_name(seat, tr) + (f" · {seat.ai_policy}" if seat.ai_policy else "")
-    return f"{seat.name} (<@{seat.user_id}>)"
+    return f"{escape(seat.name)} (<@{seat.user_id}>)"
 
 
 #: A game's status as /ada games and the game menus say it (context "status").
@@ -671,7 +675,7 @@ def recent_log(state: GameState, tr: Lang, lines: int = 12, limit: int = 1000) -
     out: list[str] = []
     size = 0
     for line in reversed(state.log[-lines:]):
-        line = words.log_line(tr, state, line)
+        line = escape_names(words.log_line(tr, state, line), state.seat_names)
         size += len(line) + 3
         if size > limit:
             break
@@ -682,6 +686,7 @@ def recent_log(state: GameState, tr: Lang, lines: int = 12, limit: int = 1000) -
 def score_table(names: list[str], rows: list[tuple[str, list[str]]], tr: Lang) -> str:
     """A scorepad as a monospaced table: categories down, players across (wide characters take
     two columns, so Japanese lines up too)."""
+    names = [n.replace("`", "\u02cb") for n in names]  # a backtick would end the code block
     lines = [pad(tr._("Category"), 18) + "".join(pad(n, 9, right=True, cut=8) for n in names)]
     for cat, cells in rows:
         lines.append(

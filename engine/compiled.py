@@ -12,6 +12,15 @@ engine's sources differ from it (an edit, a checkout, a pull), `choose` makes Py
 sources instead of the build, with a warning: an old build never answers for newer rules.
 engine/__init__.py calls it before any other engine module is imported.
 
+A build also records the SHA-256 of each of its extension files (``libraries`` in the stamp),
+checked before any of them is imported: a truncated or overwritten file would otherwise crash
+the interpreter (SIGBUS) at import with no message. A damaged build is refused the same way,
+with a warning, and the sources run.
+
+``fingerprint()`` names the engine a process runs (the build's digest, or the sources' digest
+when it runs pure Python): the bot's AI worker processes compare theirs with the bot's, so
+that no AI thinks with other rules than the moves are applied with.
+
 Importing this module alone does nothing else (scripts/build_engine.py reads MODULES from it).
 """
 
@@ -56,6 +65,25 @@ def sources_digest(engine_dir: Path = ENGINE_DIR) -> str:
     for path in sorted(engine_dir.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def library_files(engine_dir: Path = ENGINE_DIR) -> list[Path]:
+    """The build's extension files here (each module's and the shared library), by name."""
+    names = {*MODULES, LIBRARY.rpartition(".")[2] + "__mypyc"}
+    return sorted(
+        p
+        for p in engine_dir.iterdir()
+        if p.name.endswith(_EXTENSION_SUFFIXES) and p.name.split(".")[0] in names
+    )
+
+
+def libraries_digests(engine_dir: Path = ENGINE_DIR) -> dict[str, str]:
+    """SHA-256 of each extension file of the build (what scripts/build-engine records)."""
+    out: dict[str, str] = {}
+    for path in library_files(engine_dir):
+        with path.open("rb") as f:
+            out[path.name] = hashlib.file_digest(f, "sha256").hexdigest()
+    return out
 
 
 def built_modules(engine_dir: Path = ENGINE_DIR) -> list[str]:
@@ -109,24 +137,54 @@ def _out_of_date() -> str:
         stamp = json.loads(STAMP.read_text())
     except (OSError, ValueError):
         return "compiled modules without a build stamp: rebuild with scripts/build-engine"
-    if stamp.get("sources") != sources_digest():
+    global _build
+    if built_modules() != list(MODULES):
+        return "an incomplete build: rebuild with scripts/build-engine"
+    recorded = stamp.get("libraries")
+    if not isinstance(recorded, dict):
+        return "a build from before its files were recorded: rebuild with scripts/build-engine"
+    if recorded != libraries_digests():
+        return (
+            "the compiled modules are damaged (their files differ from what scripts/build-engine "
+            "wrote): rebuild, or remove them with scripts/build-engine --clean"
+        )
+    if stamp.get("sources") != _sources_at_start():
         return (
             "the compiled modules are out of date: the engine's sources changed since "
             "scripts/build-engine; rebuild, or remove them with scripts/build-engine --clean"
         )
-    if built_modules() != list(MODULES):
-        return "an incomplete build: rebuild with scripts/build-engine"
+    _build = hashlib.sha256(json.dumps(recorded, sort_keys=True).encode()).hexdigest()
     return ""
 
 
 skipped = ""
 """Why the compiled modules here are not used ("": they are, or there are none)."""
 
+_sources: str | None = None
+_build: str = ""
+
+
+def _sources_at_start() -> str:
+    """The sources' digest when this process chose its engine (computed once)."""
+    global _sources
+    if _sources is None:
+        _sources = sources_digest()
+    return _sources
+
+
+def fingerprint() -> str:
+    """The engine this process runs: "compiled:<the build's digest>" or
+    "python:<the sources' digest when the engine was chosen>"."""
+    if loaded():
+        return f"compiled:{_build}"
+    return f"python:{_sources_at_start()}"
+
 
 def choose() -> None:
     """Before the engine's modules are imported: if a build is here but not of these sources,
     import the sources instead (and warn)."""
     global skipped
+    _sources_at_start()
     skipped = _out_of_date()
     if skipped and not any(isinstance(f, _Sources) for f in sys.meta_path):
         sys.meta_path.insert(0, _Sources())

@@ -129,10 +129,15 @@ class Lang:
         return text.format(**fields) if fields else text
 
 
-@cache
 def get(which: Any = "en") -> Lang:
     """The language for a code, a Discord locale or None (English)."""
-    code = code_of(which)
+    return _language(code_of(which))
+
+
+@cache
+def _language(code: str) -> Lang:
+    """One Lang per language the bot speaks (the cache is keyed by the code, not by whatever
+    locale string a client sent: those are unbounded)."""
     return Lang(code, _translations(code), Locale.parse(code))
 
 

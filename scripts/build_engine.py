@@ -87,6 +87,8 @@ def build(engine_dir: Path) -> float:
     stamp = {
         "sources": sources,
         "modules": list(info.MODULES),
+        "libraries": info.libraries_digests(engine_dir),  # checked before import: a damaged
+        # file would crash the interpreter
         "python": sys.version.split()[0],
         "mypy": _mypy_version(),
         "seconds": round(seconds, 1),

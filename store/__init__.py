@@ -101,6 +101,7 @@ from .backup import BackupResult, backup_database
 from .config import database_location, database_path
 from .errors import (
     CannotUndo,
+    EditionMissing,
     GameBroken,
     GameNotActive,
     GameNotFound,
@@ -133,6 +134,7 @@ __all__ = [
     "BackupResult",
     "CannotUndo",
     "ChoiceRecord",
+    "EditionMissing",
     "GameBroken",
     "GameCheck",
     "GameNotActive",

@@ -27,11 +27,14 @@ class AuditMixin(StoreBase):
         the status. Any mismatch or unreadable row is reported in the result, never raised;
         with ``mark=True`` a failing game is marked 'broken'. A game whose content edition this
         bot lacks cannot be checked: it is reported (``missing_edition``), never marked."""
+        rows: list[tuple[int, str, str]] = []
         try:
-            check = await self._verify(game_id)
+            check, rows = await self._verify(game_id)
         except Exception as exc:  # an unreadable row of any kind: report, don't raise
             # The type only: an engine error's text may quote a card.
             check = GameCheck(game_id, False, f"unreadable: {type(exc).__name__}")
+        if check.rebuilt and mark:
+            await self._rewrite_snapshots(game_id, check.moves, rows)
         if not check.ok and mark and check.missing_edition is None:
             try:
 
@@ -45,7 +48,7 @@ class AuditMixin(StoreBase):
                 log.exception("could not mark game %s broken", game_id)
         return check
 
-    async def _verify(self, game_id: int) -> GameCheck:
+    async def _verify(self, game_id: int) -> tuple[GameCheck, list[tuple[int, str, str]]]:
         async def read(tx: Tx) -> tuple[Evidence, list[SnapshotRow]]:
             game = found(await tx.game(game_id))
             snaps = await tx.snapshots(game_id)
@@ -59,7 +62,26 @@ class AuditMixin(StoreBase):
             return ev, snaps
 
         ev, snaps = await self._db.read(read)
-        return await asyncio.to_thread(_check, ev, snaps)
+        rebuilt: list[tuple[int, str, str]] = []
+        return await asyncio.to_thread(_check, ev, snaps, rebuilt), rebuilt
+
+    async def _rewrite_snapshots(
+        self, game_id: int, seq: int, rows: list[tuple[int, str, str]]
+    ) -> None:
+        """Put rebuilt older snapshots in place of damaged ones (if the game has not moved)."""
+        fixed = {r[0]: r for r in rows}
+
+        async def rewrite(tx: Tx) -> None:
+            game = await tx.game(game_id, lock=True)
+            if game is None or game.seq != seq:
+                return
+            keep = [
+                fixed.get(s.seq, (s.seq, s.state, s.digest)) for s in await tx.snapshots(game_id)
+            ]
+            await tx.replace_snapshots(game_id, keep, self._at(None))
+
+        await self._db.write(rewrite)
+        log.warning("game %s: damaged older snapshots %s rebuilt", game_id, sorted(fixed))
 
     async def repair_game(self, game_id: int, *, now: datetime | None = None) -> GameCheck:
         """Rebuild a game's snapshots from seed + live choices (the source of truth) and put
@@ -123,14 +145,20 @@ class AuditMixin(StoreBase):
         return await self._db.read(check)
 
 
-def _check(ev: Evidence, snaps: list[SnapshotRow]) -> GameCheck:
+def _check(
+    ev: Evidence, snaps: list[SnapshotRow], rebuilt: list[tuple[int, str, str]]
+) -> GameCheck:
+    """The game's check; damaged older snapshots are added to ``rebuilt`` rebuilt (seq, text,
+    digest): the check is OK if they are all that is wrong."""
     game = ev.game
     if game.setup is None:
         if ev.choices or snaps:
             return GameCheck(game.id, False, "choices or snapshots for a game never started")
         return GameCheck(game.id, True)
     try:
-        replayed = replay_rows(game, ev.choices, ev.seats, ev.snapshots, all_snapshots=True)
+        replayed = replay_rows(
+            game, ev.choices, ev.seats, ev.snapshots, all_snapshots=True, rebuilt=rebuilt
+        )
     except Corrupt as exc:
         return GameCheck(game.id, False, str(exc))
     except EditionMissing as exc:
@@ -145,7 +173,7 @@ def _check(ev: Evidence, snaps: list[SnapshotRow]) -> GameCheck:
         return GameCheck(game.id, False, "marked active but the game is over", seq)
     if game.status == "broken":
         return GameCheck(game.id, False, f"marked broken: {game.broken_reason}", seq)
-    return GameCheck(game.id, True, None, seq)
+    return GameCheck(game.id, True, None, seq, rebuilt=tuple(r[0] for r in rebuilt))
 
 
 def _missing(game_id: int, exc: EditionMissing) -> GameCheck:
@@ -162,7 +190,7 @@ def _rebuild(
     if [r.seq for r in rows] != list(range(len(rows))):
         raise Corrupt("the live choices are not numbered 0..n-1")
     state = start_state(setup_of(game))
-    problem = seat_problem(seats, state.seat_names)
+    problem = seat_problem(seats, state.seat_names, game.seats_digest)
     if problem:
         raise Corrupt(problem)
     log_digest = choicelog.start_digest(game.setup or "")

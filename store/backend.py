@@ -42,6 +42,7 @@ GAME_COLUMNS = frozenset(
         "updated_at",
         "started_at",
         "finished_at",
+        "seats_digest",
     }
 )
 """The games columns ``Tx.update_game`` may set."""
@@ -72,6 +73,9 @@ class GameRow:
     updated_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    seats_digest: str | None = None
+    """``verify.seats_digest`` of the seats as the game started (issue 33: a changed user id or
+    AI flag is caught); None for games from before migration 10 until first verified."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,10 @@ class LogEnd:
     digest: str | None
     last_seat: int | None
     last_choice: str | None
+    choices: str | None = None
+    """Every live choice id, by seq, joined by newlines: the whole log is checked in the same
+    statement (issue 33: a choice rewritten mid-log is caught at the next move, not at the next
+    restart). None: not checked."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +214,9 @@ class Tx(Protocol):
         with their seats: a fixed number of queries whatever the number of games."""
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]: ...
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        """How many games (any status) the member created in the guild since ``since``."""
+
     async def seats(self, game_id: int) -> list[SeatRecord]: ...
     async def insert_seat(self, game_id: int, seat: SeatRecord) -> None: ...
     async def delete_seat(

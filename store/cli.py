@@ -36,6 +36,9 @@ class CheckReport:
     path: Location
     integrity: list[str] = field(default_factory=list)
     games: list[GameCheck] = field(default_factory=list)
+    marked: bool = True
+    """Were failing games marked 'broken' (and damaged older snapshots rebuilt)? False with
+    ``--no-mark``: the report only says what it found."""
 
     @property
     def failures(self) -> list[GameCheck]:
@@ -60,6 +63,15 @@ class CheckReport:
         out += [f"  database: {p}" for p in self.integrity]
         out += [f"  game {g.game_id}: BROKEN - {g.problem}" for g in self.broken]
         out += [f"  game {g.game_id}: NOT CHECKED - {g.problem}" for g in self.unchecked]
+        rebuilt = (
+            "rebuilt from seed + choices" if self.marked else "to rebuild (not done: --no-mark)"
+        )
+        out += [
+            f"  game {g.game_id}: damaged older snapshot(s) at move {', '.join(map(str, g.rebuilt))}"
+            f" {rebuilt}; no move reads them, the game stays playable"
+            for g in self.games
+            if g.rebuilt
+        ]
         if self.ok:
             out.append(
                 "  every game replays from seed + choices, under its own rules version and"
@@ -67,7 +79,8 @@ class CheckReport:
             )
         else:
             if self.broken:
-                out.append(f"  {len(self.broken)} game(s) with problems (marked 'broken').")
+                what = "marked 'broken'" if self.marked else "not marked: --no-mark"
+                out.append(f"  {len(self.broken)} game(s) with problems ({what}).")
             if self.unchecked:
                 out.append(
                     f"  {len(self.unchecked)} game(s) need an edition this bot does not have:"
@@ -99,7 +112,7 @@ async def check_db(
     """
     where = path if path is not None else database_location()
     store = await _open_existing(where)
-    report = CheckReport(where)
+    report = CheckReport(where, marked=mark)
     try:
         report.integrity = await store.integrity_check()
         for game_id in await store.game_ids():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Iterable
@@ -16,7 +17,7 @@ from .base import StoreBase
 from .common import engine_options, found, game_record, options, require_lobby
 from .errors import GameNotActive, LobbyError
 from .models import OPEN_STATUSES, GameRecord, SeatRecord
-from .verify import Verified, to_move
+from .verify import Verified, seats_digest, to_move
 
 
 class LobbyMixin(StoreBase):
@@ -174,10 +175,12 @@ class LobbyMixin(StoreBase):
             if sorted(order) != sorted(names):
                 raise LobbyError("The game can't start: the engine returned different seats.")
             colours = [getattr(p, "colour", None) for p in getattr(state, "players", [])]
+            started = []
             for s in seats:
                 index = order.index(s.name)
                 colour = s.colour or (colours[index] if index < len(colours) else None)
                 await tx.set_seat_turn(game_id, s.join_order, index, colour)
+                started.append(dataclasses.replace(s, turn_index=index, colour=colour))
             setup_text = json.dumps(setup.to_dict(), sort_keys=True)
             text, digest = codec.encode(state)
             verified = Verified(0, choicelog.start_digest(setup_text), digest, to_move(state))
@@ -193,6 +196,7 @@ class LobbyMixin(StoreBase):
                 started_at=at,
                 updated_at=at,
                 finished_at=at if over else None,
+                seats_digest=seats_digest(started),
             )
             await tx.replace_snapshots(game_id, [(0, text, digest)], at)
             tx.after_commit(lambda: self._verified.put(game_id, verified, state))
@@ -220,13 +224,30 @@ class LobbyMixin(StoreBase):
     # ------------------------------------------------------------------ finding games
 
     async def get_game(self, game_id: int) -> GameRecord:
-        """The game's record with its seats. Raises GameNotFound."""
+        """The game's record with its seats. Raises GameNotFound. A game in play whose seats
+        are not the ones it started with is set aside first (see ``_checked``)."""
 
-        async def read(tx: Tx) -> GameRecord:
-            game = found(await tx.game(game_id))
-            return game_record(game, await tx.seats(game_id))
+        async def read(tx: Tx) -> tuple[GameRow, list[SeatRecord]]:
+            return found(await tx.game(game_id)), await tx.seats(game_id)
 
-        return await self._db.read(read)
+        return await self._checked(*await self._db.read(read))
+
+    async def _checked(self, game: GameRow, seats: list[SeatRecord]) -> GameRecord:
+        """The record of a game as read, after checking its seats against the digest recorded
+        at its start: a changed user id would let another member read that hand and play its
+        turns, a flipped AI flag let an AI play a person's seat. Such a game is marked broken
+        (and comes back so): every command then refuses it."""
+        if (
+            game.status == "active"
+            and game.seats_digest is not None
+            and seats_digest(seats) != game.seats_digest
+        ):
+            reason = "the seat rows are not the ones the game started with (a player or an AI flag)"
+            await self.mark_broken(game.id, reason)
+            game = dataclasses.replace(game, status="broken", broken_reason=reason)
+        elif game.status == "broken":  # set aside earlier (by check-db, say)
+            self._set_aside(game.id, "broken")
+        return game_record(game, seats)
 
     async def games_in_channel(
         self, channel_id: int, statuses: Iterable[str] | None = OPEN_STATUSES
@@ -248,6 +269,15 @@ class LobbyMixin(StoreBase):
         """Games where the user has a seat (default: lobby and active), oldest first."""
         return await self._find("user", user_id, statuses)
 
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        """How many games a member created in a guild since ``since``, whatever became of them
+        (started, finished, cancelled): the flood limit counts these."""
+
+        async def read(tx: Tx) -> int:
+            return await tx.games_created(guild_id, creator_id, since)
+
+        return await self._db.read(read)
+
     async def game_ids(self, statuses: Iterable[str] | None = None) -> list[int]:
         """All game ids (optionally filtered by status), ascending."""
         st = statuses_list(statuses)
@@ -263,4 +293,4 @@ class LobbyMixin(StoreBase):
         async def read(tx: Tx) -> list[tuple[GameRow, list[SeatRecord]]]:
             return await tx.find_games(by, key, st)
 
-        return [game_record(g, seats) for g, seats in await self._db.read(read)]
+        return [await self._checked(g, seats) for g, seats in await self._db.read(read)]

@@ -146,3 +146,6 @@ class GameCheck:
     missing_edition: str | None = None
     """The game needs a content edition this bot does not have: it could not be checked (and
     is not marked broken; it plays again once the bot has that edition)."""
+    rebuilt: tuple[int, ...] = ()
+    """Older snapshots (by seq) that were damaged: no move reads them, so the game stays
+    playable; they are rebuilt from seed + choices (unless the check only reports)."""

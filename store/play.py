@@ -29,7 +29,15 @@ from . import choicelog, codec
 from .backend import ChoiceRow, GameRow, LogEnd, MoveWrite, SnapshotRow, Tx, UndoWrite
 from .base import StoreBase
 from .common import CHECKPOINT_EVERY, Corrupt, found, options_of, require_playable, setup_of
-from .errors import CannotUndo, GameBroken, GameNotActive, NotYourTurn, StaleMove, StoreError
+from .errors import (
+    CannotUndo,
+    EditionMissing,
+    GameBroken,
+    GameNotActive,
+    NotYourTurn,
+    StaleMove,
+    StoreError,
+)
 from .models import ChoiceRecord, GuildSettings, SeatRecord, UserSettings
 from .verify import Replayed, Verified, replay_rows, to_move
 
@@ -110,6 +118,12 @@ class PlayMixin(StoreBase):
         except Corrupt as exc:
             await self.mark_broken(game_id, str(exc))
             raise GameBroken() from exc
+        except GameBroken:  # set aside earlier (by check-db, say): the bot may not have said so
+            self._set_aside(game_id, "broken")
+            raise
+        except EditionMissing:
+            self._set_aside(game_id, "edition")
+            raise
         return state, game.seq
 
     async def _known_state(self, tx: Tx, game: GameRow) -> GameState | None:
@@ -233,6 +247,9 @@ class PlayMixin(StoreBase):
                         lambda: self._verified.put(game_id, ready.verified, ready.state)
                     )
                     return ready.state
+                # the log is not what this process verified (another process moved, or a row
+                # was damaged): verify the whole game again, by replay, before building on it
+                self._verified.forget(game_id)
             # the full way: read and lock the game, check it, and apply the choice here
             game = found(await tx.game(game_id, lock=True))
             require_playable(game)
@@ -285,7 +302,9 @@ class PlayMixin(StoreBase):
         text, digest = codec.encode(new)
         verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
         last_choice = state.history[-1] if expected_seq > 0 else None
-        end = LogEnd(expected_seq, known.log_digest, known.last_seat, last_choice)
+        end = LogEnd(
+            expected_seq, known.log_digest, known.last_seat, last_choice, "\n".join(state.history)
+        )
         return PreparedMove(new, verified, write, end)
 
     async def undo(
@@ -387,6 +406,7 @@ class PlayMixin(StoreBase):
             await tx.cancel_reminders(game_id, None)
 
         await self._db.write(mark)
+        self._set_aside(game_id, "broken")
 
     # ------------------------------------------------------------------ reminders in a move
 
@@ -463,7 +483,10 @@ def _replay(ev: Evidence) -> Replayed:
 def _needs_fix(game: GameRow, replayed: Replayed) -> bool:
     v = replayed.verified
     return (
-        bool(replayed.fill_digests) or game.log_digest != v.log_digest or game.to_move != v.to_move
+        bool(replayed.fill_digests)
+        or game.log_digest != v.log_digest
+        or game.to_move != v.to_move
+        or (game.seats_digest is None and replayed.seats_digest is not None)
     )
 
 
@@ -471,7 +494,8 @@ async def _write_fix(tx: Tx, game: GameRow, replayed: Replayed) -> None:
     if replayed.fill_digests:
         await tx.fill_choice_digests(game.id, replayed.fill_digests)
     v = replayed.verified
-    await tx.update_game(game.id, log_digest=v.log_digest, to_move=v.to_move)
+    seats = {"seats_digest": replayed.seats_digest} if game.seats_digest is None else {}
+    await tx.update_game(game.id, log_digest=v.log_digest, to_move=v.to_move, **seats)
 
 
 async def _check_log_end(tx: Tx, game: GameRow) -> None:

@@ -64,7 +64,7 @@ MIGRATION_LOCK = 0x4164_6144  # pg_advisory_xact_lock key: one migrating process
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, status, broken_reason, broken_from, seed, options,"
     " setup, creator_id, seq, log_digest, to_move, created_at, updated_at, started_at,"
-    " finished_at"
+    " finished_at, seats_digest"
 )
 _SEAT_COLS = "join_order, user_id, is_ai, ai_policy, name, colour, turn_index"
 _CHOICE_COLS = "id, game_id, seq, seat, choice_id, applied_at, undone_at"
@@ -246,6 +246,17 @@ class PostgresTx:
             seats.setdefault(r["game_id"], []).append(_seat(r))
         return [(g, seats[g.id]) for g in games]
 
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        return int(
+            await self._c.fetchval(
+                "SELECT count(*) FROM games"
+                " WHERE guild_id = $1 AND creator_id = $2 AND created_at >= $3",
+                guild_id,
+                creator_id,
+                since,
+            )
+        )
+
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         if statuses is None:
             rows = await self._c.fetch("SELECT id FROM games ORDER BY id")
@@ -379,7 +390,10 @@ class PostgresTx:
                         AND undone_at IS NULL)
                     AND ($2 = 0 OR EXISTS (SELECT 1 FROM choices WHERE game_id = $1
                         AND seq = $2 - 1 AND undone_at IS NULL AND seat = $13
-                        AND choice_id = $14 AND digest = $12))))
+                        AND choice_id = $14 AND digest = $12))
+                    AND ($17::text IS NULL OR $17::text = coalesce((SELECT string_agg(choice_id,
+                        E'\n' ORDER BY seq) FROM choices WHERE game_id = $1
+                        AND undone_at IS NULL), ''))))
                 FOR UPDATE
             ), choice AS (
                 INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
@@ -425,6 +439,7 @@ class PostgresTx:
             end.last_choice,
             None if m.reminder is None else m.reminder[0],
             None if m.reminder is None else m.reminder[1],
+            end.choices,
         )
         return written is not None
 
@@ -750,7 +765,7 @@ class PostgresTx:
         g = dump.game
         c = self._c
         await c.execute(
-            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join(f'${i}' for i in range(1, 19))})",
+            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join(f'${i}' for i in range(1, 20))})",
             g.id,
             g.guild_id,
             g.channel_id,
@@ -769,6 +784,7 @@ class PostgresTx:
             g.updated_at,
             g.started_at,
             g.finished_at,
+            g.seats_digest,
         )
         for s in dump.seats:
             await self.insert_seat(g.id, s)

@@ -100,7 +100,7 @@ READERS = 2
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, status, broken_reason, broken_from, seed, options,"
     " setup, creator_id, seq, log_digest, to_move, created_at, updated_at, started_at,"
-    " finished_at"
+    " finished_at, seats_digest"
 )
 _SEAT_COLS = "join_order, user_id, is_ai, ai_policy, name, colour, turn_index"
 _CHOICE_COLS = "id, game_id, seq, seat, choice_id, applied_at, undone_at"
@@ -119,7 +119,7 @@ _GAME_AND_LOG_END = (
 
 _MOVE_COLS = (
     "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous,"
-    " end_digest, end_seat, end_choice, remind_user, remind_due"
+    " end_digest, end_seat, end_choice, end_choices, remind_user, remind_due"
 )
 _MOVED_ON = "store: the game is no longer where this process left it"
 MOVE_WRITES = (
@@ -139,7 +139,11 @@ MOVE_WRITES = (
                 AND seq = NEW.seq - 1 AND undone_at IS NULL AND seat = NEW.end_seat
                 AND choice_id = NEW.end_choice AND digest = NEW.end_digest))
             OR EXISTS (SELECT 1 FROM choices WHERE game_id = NEW.game_id
-                AND seq >= NEW.seq AND undone_at IS NULL));
+                AND seq >= NEW.seq AND undone_at IS NULL)
+            -- the whole log as verified (index choices_live_log: read from the index alone)
+            OR (NEW.end_choices IS NOT NULL AND NEW.end_choices IS NOT IFNULL((
+                SELECT group_concat(choice_id, char(10)) FROM (SELECT choice_id FROM choices
+                    WHERE game_id = NEW.game_id AND undone_at IS NULL ORDER BY seq)), '')));
         INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
         VALUES (NEW.game_id, NEW.seq, NEW.seat, NEW.choice_id, NEW.at, NEW.digest);
         INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, created_at)
@@ -709,6 +713,13 @@ class SQLiteTx:
             seats.setdefault(r["game_id"], []).append(_seat(r))
         return [(g, seats[g.id]) for g in games]
 
+    async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
+        row = await self._one(
+            "SELECT count(*) FROM games WHERE guild_id = ? AND creator_id = ? AND created_at >= ?",
+            (guild_id, creator_id, to_db(since)),
+        )
+        return int(row[0]) if row else 0
+
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         sql, args = "SELECT id FROM games", list(statuses or [])
         if statuses is not None:
@@ -841,7 +852,7 @@ class SQLiteTx:
         # one statement, one hand-off: the trigger of the move_writes view does every write
         await self._run(
             f"INSERT INTO move_writes ({_MOVE_COLS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.game_id,
                 m.seq,
@@ -857,6 +868,7 @@ class SQLiteTx:
                 end.digest,
                 end.last_seat,
                 end.last_choice,
+                end.choices,
                 None if m.reminder is None else m.reminder[0],
                 None if m.reminder is None else to_db(m.reminder[1]),
             ),
@@ -1148,7 +1160,7 @@ class SQLiteTx:
     async def load_game(self, dump: GameDump) -> None:
         g = dump.game
         await self._run(
-            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * 18)})",
+            f"INSERT INTO games ({_GAME_COLS}) VALUES ({', '.join('?' * 19)})",
             (
                 g.id,
                 g.guild_id,
@@ -1168,6 +1180,7 @@ class SQLiteTx:
                 to_db(g.updated_at),
                 g.started_at and to_db(g.started_at),
                 g.finished_at and to_db(g.finished_at),
+                g.seats_digest,
             ),
         )
         for s in dump.seats:
@@ -1266,6 +1279,7 @@ def _game_row(r: sqlite3.Row) -> GameRow:
         updated_at=_dt(r["updated_at"]),
         started_at=_opt_dt(r["started_at"]),
         finished_at=_opt_dt(r["finished_at"]),
+        seats_digest=r["seats_digest"],
     )
 
 

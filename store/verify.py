@@ -9,6 +9,7 @@ for an admin (it never quotes a choice or a card: reasons reach the log).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from engine import GameSetup, GameState, IllegalChoice, new_game
@@ -46,6 +47,8 @@ class Replayed:
     """``state.to_json()`` of the final state."""
     fill_digests: list[tuple[int, str]] = field(default_factory=list)
     """Choice rows (id, digest) written before the log had digests."""
+    seats_digest: str | None = None
+    """The seats' digest, when they were checked (recorded for games from before it was)."""
 
 
 def to_move(state: GameState) -> int | None:
@@ -65,9 +68,23 @@ def start_state(setup: GameSetup) -> GameState:
         raise EditionMissing(setup.edition) from exc
 
 
-def seat_problem(seats: list[SeatRecord], names: list[str]) -> str | None:
+def seats_digest(seats: list[SeatRecord]) -> str:
+    """SHA-256 of who plays each seat: user id, AI flag and policy, name, turn order (not the
+    colour, which is only a look). Recorded when the game starts (``games.seats_digest``)."""
+    rows = sorted(
+        (s.join_order, s.user_id, bool(s.is_ai), s.ai_policy, s.name, s.turn_index) for s in seats
+    )
+    return codec.sha256("ada-seats-v1\n" + json.dumps(rows))
+
+
+def seat_problem(
+    seats: list[SeatRecord], names: list[str], recorded: str | None = None
+) -> str | None:
     """Why the seat rows can't be the players of a game whose seats are ``names`` (in engine
-    seat order), or None. Damaged seats leave a game stuck: nobody is found to move."""
+    seat order), or None. Damaged seats leave a game stuck: nobody is found to move. With
+    ``recorded`` (the game's ``seats_digest``), the rows must also be the ones the game
+    started with: a changed user id would let another member read that hand and play it, a
+    flipped AI flag let an AI play a person's seat."""
     if len(seats) != len(names):
         return f"the game has {len(names)} players but {len(seats)} seat rows"
     order = sorted(s.turn_index if isinstance(s.turn_index, int) else -1 for s in seats)
@@ -79,6 +96,8 @@ def seat_problem(seats: list[SeatRecord], names: list[str]) -> str | None:
             return f"seat {s.turn_index}'s row names another player than the game's setup"
         if not s.is_ai and s.user_id is None:
             return f"seat {s.turn_index} is a person without a Discord user"
+    if recorded is not None and seats_digest(seats) != recorded:
+        return "the seat rows are not the ones the game started with (a player or an AI flag)"
     return None
 
 
@@ -107,12 +126,16 @@ def replay_rows(
     *,
     start: tuple[Verified, GameState] | None = None,
     all_snapshots: bool = False,
+    rebuilt: list[tuple[int, str, str]] | None = None,
 ) -> Replayed:
     """Rebuild ``game`` from its setup and ``choices`` (from seq 0, or from a state this process
     verified before: ``start``, with ``choices`` from its seq on) and check it (see module doc).
 
     Checks the snapshot at ``game.seq`` always, and every other snapshot given when
     ``all_snapshots``; the seats when given. Raises Corrupt. Does not change ``start``'s state.
+    With ``rebuilt``, an older snapshot that fails its check (one no move or undo reads: they
+    read the latest) is not a reason to stop the game: its rebuilt (seq, text, digest) is
+    appended there instead, for the caller to write.
     """
     seq = game.seq
     if not isinstance(seq, int) or seq < 0:
@@ -123,14 +146,14 @@ def replay_rows(
         state = start_state(setup_of(game))
         first, log_digest = 0, choicelog.start_digest(game.setup)
         if seats is not None:
-            problem = seat_problem(seats, state.seat_names)
+            problem = seat_problem(seats, state.seat_names, game.seats_digest)
             if problem:
                 raise Corrupt(problem)
     else:
         known, known_state = start
         state, first, log_digest = codec.copy(known_state), known.seq, known.log_digest
         if seats is not None:
-            problem = seat_problem(seats, state.seat_names)
+            problem = seat_problem(seats, state.seat_names, game.seats_digest)
             if problem:
                 raise Corrupt(problem)
     if [c.seq for c in choices] != list(range(first, first + len(choices))):
@@ -140,7 +163,13 @@ def replay_rows(
     fill: list[tuple[int, str]] = []
     for c in choices:
         if all_snapshots and c.seq in snapshots:
-            check_snapshot(snapshots[c.seq], codec.encode(state)[1])
+            text, digest = codec.encode(state)
+            try:
+                check_snapshot(snapshots[c.seq], digest)
+            except Corrupt:
+                if rebuilt is None:
+                    raise
+                rebuilt.append((c.seq, text, digest))
         decision = state.decision
         if decision is None or decision.player != c.seat:
             raise Corrupt(f"choice {c.seq} was made by the wrong seat")
@@ -163,4 +192,4 @@ def replay_rows(
     check_snapshot(snapshots[seq], digest)
     last_seat = choices[-1].seat if choices else (start[0].last_seat if start else None)
     verified = Verified(seq, log_digest, digest, to_move(state), last_seat)
-    return Replayed(state, verified, text, fill)
+    return Replayed(state, verified, text, fill, seats_digest(seats) if seats else None)

@@ -130,7 +130,7 @@ async def test_ai_seats_play_by_themselves(table: Any, bot_options: dict[str, An
     await check_final(table, game, 3, images=False)
     ai_moves = [c for c in await table.store.choices(game) if rec.seat_at(c.seat).is_ai]
     assert ai_moves and moves > 0
-    assert table.env.bot.ada.games._ai_pool is not None  # they were thought out in a process
+    assert table.env.bot.ada.games.thinking.pool is not None  # thought out in a process
 
 
 @pytest.mark.parametrize("bot_options", [{"images": True}])

@@ -35,7 +35,7 @@ class TestShardRange:
 
 class TestAiWorkers:
     def test_default_leaves_one_core_to_the_bot(self) -> None:
-        assert ai_workers_setting("") is None  # create_bot: min(2, cores - 1), at least 1
+        assert ai_workers_setting("") is None  # create_bot: cores - 1, at least 1 (default_workers)
 
     def test_a_number_of_processes_or_zero_for_a_thread(self) -> None:
         assert ai_workers_setting("4") == 4

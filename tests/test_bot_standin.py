@@ -100,3 +100,18 @@ async def test_an_outsider_cannot_ask(table: Any) -> None:
     assert "Only players" in private_text(res)
     _, after = await table.store.load_state(game)
     assert after == seq
+
+
+async def test_players_who_left_the_server_do_not_count_in_the_majority(table: Any) -> None:
+    """Issue 33: a voter who had left the server still counted, so the others could never
+    reach the majority."""
+    game = await table.new_game("alice", ("bob", "carol", "dave"))
+    absent, _, seq = await absent_player(table, game)
+    voter = next(n for n in ("bob", "carol", "dave") if n != absent)
+    for name in table.members:
+        if name not in (absent, voter):
+            table.guild.remove_member(table.members[name])
+    await wait(table.env, 24.5 * HOUR)
+    res = await table.members[voter].slash(table.thread(game), "ada standin")
+    assert "played" in private_text(res)  # alone in the server with the absent player: 1 of 1
+    assert (await table.store.load_state(game))[1] > seq

@@ -185,6 +185,22 @@ class TestWhichPath:
         compiled, source, _, describe, warned = which_path(build_copy)
         assert not compiled and source and "stamp" in describe and warned
 
+    def test_a_damaged_build_is_refused_with_a_message(self, build_copy: Path) -> None:
+        """Issue 33: a truncated extension killed the interpreter (SIGBUS) at import."""
+        (library,) = (build_copy / "engine").glob("native__mypyc.*")
+        library.write_bytes(library.read_bytes()[: library.stat().st_size // 2])
+        compiled, source, _, describe, warned = which_path(build_copy)
+        assert not compiled and source and "damaged" in describe
+        assert "running pure Python" in warned
+
+    def test_the_fingerprint_names_the_build(self, build_copy: Path) -> None:
+        code = "import sys; sys.path.insert(0, sys.argv[1]); import engine; print(engine.compiled.fingerprint())"
+        first = run_python(code, str(build_copy)).stdout.strip()
+        rules = build_copy / "engine" / "rules.py"
+        rules.write_text(rules.read_text() + "\n# an edit after the build\n")
+        second = run_python(code, str(build_copy)).stdout.strip()
+        assert first.startswith("compiled:") and second.startswith("python:")
+
     def test_clean_removes_the_build_and_only_it(self, build_copy: Path) -> None:
         engine_dir = build_copy / "engine"
 

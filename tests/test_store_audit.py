@@ -85,9 +85,23 @@ class TestVerify:
             f"UPDATE snapshots SET state = ?, digest = ? WHERE game_id = {g2} AND seq = 0",
             params=(state, digest),
         )
+        # Issue 33: no move or undo reads an older snapshot, so the game stays playable: the
+        # check rebuilds it instead of pausing the game (it was marked broken before).
+        report = await check_db(path, mark=False)
+        assert report.ok and [g.rebuilt for g in report.games] == [(), (0,), ()]
+        assert any("to rebuild (not done: --no-mark)" in line for line in report.lines())
+        assert raw(path, f"SELECT digest FROM snapshots WHERE game_id = {g2} AND seq = 0") == [
+            (digest,)
+        ]  # --no-mark: nothing written
         report = await check_db(path)
-        assert [g.game_id for g in report.failures] == [g2]
-        assert "differs from the state rebuilt" in report.failures[0].problem
+        assert report.ok and any("rebuilt from seed + choices" in x for x in report.lines())
+        assert (await check_db(path)).games[1].rebuilt == ()  # it is sound now
+        store = await Store.open(path)
+        try:
+            assert (await store.get_game(g2)).status == "active"
+            await play(store, g2, random.Random(9), 3)
+        finally:
+            await store.close()
 
     async def test_digest_mismatch_detected_on_load(self, three_games):
         path, (_, g2, _) = three_games
@@ -113,6 +127,9 @@ class TestVerify:
         )
         report = await check_db(path, mark=False)
         assert [g.game_id for g in report.failures] == [g2]
+        # Issue 33: --no-mark said "marked 'broken'" while it marked nothing
+        assert any("not marked: --no-mark" in line for line in report.lines())
+        assert not any("marked 'broken'" in line for line in report.lines())
         store = await Store.open(path)
         try:
             assert (await store.get_game(g2)).status == "active"  # mark=False: report only
