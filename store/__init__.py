@@ -100,6 +100,7 @@ from .errors import (
     MigrationError,
     NotYourTurn,
     SchemaTooNew,
+    SchemaUpgradeNeeded,
     StaleMove,
     StoreError,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "NotYourTurn",
     "Reminder",
     "SchemaTooNew",
+    "SchemaUpgradeNeeded",
     "SeatRecord",
     "StaleMove",
     "Store",

@@ -55,6 +55,7 @@ from .models import (
     UserSettings,
 )
 from .timeutil import to_db, utcnow
+from .upgrade import UpgradeGuard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -85,11 +86,20 @@ class PostgresDatabase:
 
     @classmethod
     async def open(
-        cls, url: str, *, migrations: list[migrate.Migration], pool_size: int = 10
+        cls,
+        url: str,
+        *,
+        migrations: list[migrate.Migration],
+        pool_size: int = 10,
+        guard: UpgradeGuard | None = None,
     ) -> PostgresDatabase:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
         try:
             async with pool.acquire() as conn:
+                if guard is not None and migrations:
+                    await guard.before_migrating(
+                        await current_version(conn), migrations[-1].version
+                    )
                 await migrate_postgres(conn, migrations)
         except BaseException:
             await pool.close()
@@ -394,7 +404,8 @@ class PostgresTx:
                     ($9::boolean AND seq NOT IN (0, $2 + 1))
                     OR (NOT $9::boolean AND $10::boolean AND seq = $2))
             ), reminded AS (
-                UPDATE reminders SET status = 'cancelled'
+                -- a move makes the game's pending reminders moot: gone, not kept (issue 29)
+                DELETE FROM reminders
                 WHERE game_id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM g)
             ), reminder AS (
                 INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)
@@ -436,7 +447,7 @@ class PostgresTx:
             ), dropped AS (
                 DELETE FROM snapshots WHERE game_id = $1 AND seq > $4
             ), reminded AS (
-                UPDATE reminders SET status = 'cancelled' WHERE game_id = $1 AND status = 'pending'
+                DELETE FROM reminders WHERE game_id = $1 AND status = 'pending'
             ), game AS (
                 UPDATE games SET seq = $4, log_digest = $5, to_move = $6, updated_at = $2,
                     status = CASE WHEN $9::boolean THEN 'finished' ELSE 'active' END,
@@ -505,7 +516,8 @@ class PostgresTx:
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
         status = await self._c.execute(
-            "UPDATE reminders SET status = 'cancelled' WHERE game_id = $1 AND status = 'pending'"
+            # moot rows are deleted, not kept as 'cancelled': the table stays small (issue 29)
+            "DELETE FROM reminders WHERE game_id = $1 AND status = 'pending'"
             " AND ($2::bigint IS NULL OR user_id = $2)",
             game_id,
             user_id,

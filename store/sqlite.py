@@ -87,6 +87,7 @@ from .models import (
     UserSettings,
 )
 from .timeutil import from_db, to_db, utcnow
+from .upgrade import UpgradeGuard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -152,8 +153,8 @@ MOVE_WRITES = (
             updated_at = NEW.at, status = CASE WHEN NEW.over THEN 'finished' ELSE 'active' END,
             finished_at = CASE WHEN NEW.over THEN NEW.at END
         WHERE id = NEW.game_id;
-        UPDATE reminders SET status = 'cancelled'
-        WHERE game_id = NEW.game_id AND status = 'pending';
+        -- a move makes the game's pending reminders moot: gone, not kept (issue 29)
+        DELETE FROM reminders WHERE game_id = NEW.game_id AND status = 'pending';
         -- the next person's first reminder (``insert_reminder``'s row)
         INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)
         SELECT NEW.game_id, NEW.remind_user, NEW.remind_due, NEW.seq + 1,
@@ -257,6 +258,7 @@ class SQLiteDatabase:
         migrations: list[migrate.Migration],
         synchronous: str = "FULL",
         busy_timeout_ms: int = 15_000,
+        guard: UpgradeGuard | None = None,
     ) -> SQLiteDatabase:
         if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(f"bad synchronous mode {synchronous!r}")
@@ -264,6 +266,9 @@ class SQLiteDatabase:
             path.parent.mkdir(parents=True, exist_ok=True)
         opened: list[aiosqlite.Connection] = []
         try:
+            if guard is not None and migrations:  # before anything touches the file
+                version = await asyncio.to_thread(_file_version, path, busy_timeout_ms)
+                await guard.before_migrating(version, migrations[-1].version)
             writer = await _connect(path, synchronous.upper(), busy_timeout_ms, opened)
             await migrate_sqlite(writer, migrations)
             for sql in MOVE_WRITES:
@@ -502,6 +507,25 @@ async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
 
 
 # ---------------------------------------------------------------------------- migrations
+
+
+def _file_version(path: Path, busy_timeout_ms: int) -> int:
+    """The schema version of a SQLite file, read without changing it (0: no file, or empty)."""
+    if not path.is_file():
+        return 0
+    conn = sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_timeout_ms / 1000
+    )
+    try:
+        if not conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
+        ).fetchone():
+            return 0
+        return int(
+            conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+        )
+    finally:
+        conn.close()
 
 
 async def current_version(conn: aiosqlite.Connection) -> int:
@@ -885,8 +909,7 @@ class SQLiteTx:
             ),
         )
         await self._run(
-            "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'",
-            (u.game_id,),
+            "DELETE FROM reminders WHERE game_id = ? AND status = 'pending'", (u.game_id,)
         )
 
     # -- messages --------------------------------------------------------------------------
@@ -926,7 +949,8 @@ class SQLiteTx:
     # -- reminders and AI turns ------------------------------------------------------------
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
-        sql = "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'"
+        # moot rows are deleted, not kept as 'cancelled': the table stays small (issue 29)
+        sql = "DELETE FROM reminders WHERE game_id = ? AND status = 'pending'"
         args: list[Any] = [game_id]
         if user_id is not None:
             sql += " AND user_id = ?"

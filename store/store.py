@@ -28,6 +28,7 @@ from .lobby import LobbyMixin
 from .messages import MessagesMixin
 from .play import PlayMixin
 from .settings import SettingsMixin
+from .upgrade import UpgradeGuard, UpgradeMode
 from .work import WorkMixin
 
 __all__ = ["CHECKPOINT_EVERY", "Store"]
@@ -44,6 +45,11 @@ class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, Audi
     def __init__(self, db: Database, *, cache_states: int = 2000) -> None:
         self._db = db
         self._verified = VerifiedGames(cache_states)
+        self.upgrade_backup: BackupResult | None = None
+        """The copy taken before ``open`` upgraded the schema (None: no upgrade, or none
+        taken)."""
+        self.upgraded_from: int | None = None
+        """The schema version ``open`` upgraded the database from (None: not upgraded)."""
 
     @classmethod
     async def open(
@@ -55,6 +61,7 @@ class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, Audi
         busy_timeout_ms: int = 15_000,
         pool_size: int = 10,
         cache_states: int = 2000,
+        upgrade: UpgradeMode = "backup",
     ) -> Store:
         """Open the database and apply pending migrations.
 
@@ -67,8 +74,16 @@ class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, Audi
         'NORMAL' is faster and still survives a crashed or killed process. PostgreSQL:
         ``pool_size`` connections at most. ``cache_states``: verified game states kept in
         memory (see ``store.cache``).
+
+        ``upgrade``: what to do with a database at an older schema version (``store.upgrade``):
+        "backup" (SQLite: copy it first, then migrate; PostgreSQL: refuse, saying to pg_dump),
+        "apply" (migrate: the operator has a copy) or "refuse" (never migrate: raises
+        ``SchemaUpgradeNeeded``). A new, empty database is migrated in every mode.
         """
         where = database_location() if location is None else location
+        guard = UpgradeGuard(
+            upgrade, str(where), sqlite_path=None if is_postgres(str(where)) else Path(where)
+        )
         if is_postgres(str(where)):
             from .postgres import PostgresDatabase
 
@@ -76,7 +91,7 @@ class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, Audi
                 Path(migrations_dir) if migrations_dir else "postgres"
             )
             db: Database = await PostgresDatabase.open(
-                str(where), migrations=migrations, pool_size=pool_size
+                str(where), migrations=migrations, pool_size=pool_size, guard=guard
             )
         else:
             from .sqlite import SQLiteDatabase
@@ -89,8 +104,12 @@ class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, Audi
                 migrations=migrations,
                 synchronous=synchronous,
                 busy_timeout_ms=busy_timeout_ms,
+                guard=guard,
             )
-        return cls(db, cache_states=cache_states)
+        store = cls(db, cache_states=cache_states)
+        store.upgrade_backup = guard.backup
+        store.upgraded_from = guard.upgraded_from
+        return store
 
     @property
     def backend(self) -> str:
