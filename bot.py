@@ -5,7 +5,9 @@
     ./scripts/run check-db        verify every stored game against its seed and choices
     ./scripts/run backup DEST     consistent copy of the live database
     ./scripts/run repair [ID]     rebuild snapshots of games from their recorded choices
-    ./scripts/run migrate         apply pending database migrations
+    ./scripts/run migrate         upgrade the database (a SQLite file is backed up first)
+    ./scripts/run games | show ID | cancel ID | export ID | prune --older-than 90d [--dry-run]
+                                  the operator's commands (see the README)
     ./scripts/run migrate-to-postgres SQLITE_PATH DATABASE_URL
                                   copy every game to PostgreSQL, each verified by replay
 
@@ -43,7 +45,18 @@ from store import Store
 log = logging.getLogger("adas_dream.bot")
 
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.reminders", "cogs.admin")
-MAINTENANCE = {"check-db", "backup", "migrate", "repair", "migrate-to-postgres"}
+MAINTENANCE = {
+    "check-db",
+    "backup",
+    "migrate",
+    "repair",
+    "migrate-to-postgres",
+    "games",
+    "show",
+    "cancel",
+    "export",
+    "prune",
+}
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in a .env file next to bot.py (see .env.example) or in the

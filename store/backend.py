@@ -298,6 +298,25 @@ class Tx(Protocol):
     async def user_settings(self, user_id: int) -> UserSettings | None: ...
     async def put_user_settings(self, settings: UserSettings, at: datetime) -> None: ...
 
+    # -- the operator's commands -----------------------------------------------------------
+    async def list_games(
+        self,
+        game_id: int | None,
+        guild_id: int | None,
+        statuses: list[str] | None,
+        updated_before: datetime | None,
+        limit: int,
+    ) -> list[tuple[GameRow, datetime | None]]:
+        """Games (newest first) with when each was archived (None: not archived)."""
+
+    async def archivable(self, finished_before: datetime, limit: int) -> list[int]:
+        """Finished games, not archived yet, that finished before the given time (oldest
+        first)."""
+
+    async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
+        """Drop the game's snapshots (but the one at ``keep_seq``), messages, reminders, votes
+        and AI claim, and mark it archived: how many rows of each went."""
+
     # -- audit and copying -----------------------------------------------------------------
     async def integrity_problems(self) -> list[str]: ...
     async def dump_game(self, game_id: int) -> GameDump: ...

@@ -689,6 +689,55 @@ class PostgresTx:
             at,
         )
 
+    # -- the operator's commands -----------------------------------------------------------
+
+    async def list_games(
+        self,
+        game_id: int | None,
+        guild_id: int | None,
+        statuses: list[str] | None,
+        updated_before: datetime | None,
+        limit: int,
+    ) -> list[tuple[GameRow, datetime | None]]:
+        rows = await self._c.fetch(
+            f"SELECT {_GAME_COLS}, archived_at FROM games"
+            " WHERE ($1::bigint IS NULL OR guild_id = $1)"
+            " AND ($2::text[] IS NULL OR status = ANY($2::text[]))"
+            " AND ($3::timestamptz IS NULL OR updated_at < $3)"
+            " AND ($5::bigint IS NULL OR id = $5)"
+            " ORDER BY id DESC LIMIT $4",
+            guild_id,
+            statuses,
+            updated_before,
+            limit,
+            game_id,
+        )
+        return [(_game_row(r), r["archived_at"]) for r in rows]
+
+    async def archivable(self, finished_before: datetime, limit: int) -> list[int]:
+        rows = await self._c.fetch(
+            "SELECT id FROM games WHERE status = 'finished' AND archived_at IS NULL"
+            " AND finished_at < $1 ORDER BY finished_at, id LIMIT $2",
+            finished_before,
+            limit,
+        )
+        return [int(r[0]) for r in rows]
+
+    async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
+        gone = {}
+        for table, extra in (
+            ("snapshots", " AND seq <> $2"),
+            ("messages", ""),
+            ("reminders", ""),
+            ("standin_votes", ""),
+            ("ai_turns", ""),
+        ):
+            args = (game_id, keep_seq) if extra else (game_id,)
+            status = await self._c.execute(f"DELETE FROM {table} WHERE game_id = $1{extra}", *args)
+            gone[table] = _count(status)
+        await self._c.execute("UPDATE games SET archived_at = $2 WHERE id = $1", game_id, at)
+        return gone
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:
@@ -827,7 +876,7 @@ def _count(status: str) -> int:
 
 
 def _game_row(r: asyncpg.Record) -> GameRow:
-    return GameRow(**{k: r[k] for k in r.keys()})
+    return GameRow(**{k: r[k] for k in r.keys() if k != "archived_at"})
 
 
 def _seat(r: asyncpg.Record) -> SeatRecord:

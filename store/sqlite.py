@@ -1101,6 +1101,59 @@ class SQLiteTx:
             (s.user_id, *_user_values(s), to_db(at)),
         )
 
+    # -- the operator's commands -----------------------------------------------------------
+
+    async def list_games(
+        self,
+        game_id: int | None,
+        guild_id: int | None,
+        statuses: list[str] | None,
+        updated_before: datetime | None,
+        limit: int,
+    ) -> list[tuple[GameRow, datetime | None]]:
+        where, args = ["1 = 1"], []
+        if game_id is not None:
+            where.append("id = ?")
+            args.append(game_id)
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            args.append(guild_id)
+        if statuses is not None:
+            where.append(f"status IN ({','.join('?' * len(statuses))})")
+            args += statuses
+        if updated_before is not None:
+            where.append("updated_at < ?")
+            args.append(to_db(updated_before))
+        rows = await self._all(
+            f"SELECT {_GAME_COLS}, archived_at FROM games WHERE {' AND '.join(where)}"
+            " ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        )
+        return [(_game_row(r), _opt_dt(r["archived_at"])) for r in rows]
+
+    async def archivable(self, finished_before: datetime, limit: int) -> list[int]:
+        rows = await self._all(
+            "SELECT id FROM games WHERE status = 'finished' AND archived_at IS NULL"
+            " AND finished_at < ? ORDER BY finished_at, id LIMIT ?",
+            (to_db(finished_before), limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
+        gone = {}
+        for table, extra in (
+            ("snapshots", " AND seq <> ?"),
+            ("messages", ""),
+            ("reminders", ""),
+            ("standin_votes", ""),
+            ("ai_turns", ""),
+        ):
+            args = (game_id, keep_seq) if extra else (game_id,)
+            cur = await self._run(f"DELETE FROM {table} WHERE game_id = ?{extra}", args)
+            gone[table] = cur.rowcount
+        await self._run("UPDATE games SET archived_at = ? WHERE id = ?", (to_db(at), game_id))
+        return gone
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:

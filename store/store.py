@@ -6,6 +6,7 @@
     work.py      reminders and AI turns, claimed by one process
     settings.py  guild and user settings, stand-in votes
     audit.py     verify by replay (check-db), repair
+    operator.py  the operator's list of games, a game's record (export), pruning
 
 Their SQL is in the backends, one file each: ``sqlite.py`` (default) and ``postgres.py``.
 """
@@ -26,6 +27,7 @@ from .config import database_location, is_postgres, redact
 from .errors import StoreError
 from .lobby import LobbyMixin
 from .messages import MessagesMixin
+from .operator import OperatorMixin
 from .play import PlayMixin
 from .settings import SettingsMixin
 from .upgrade import UpgradeGuard, UpgradeMode
@@ -34,7 +36,9 @@ from .work import WorkMixin
 __all__ = ["CHECKPOINT_EVERY", "Store"]
 
 
-class Store(LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin):
+class Store(
+    LobbyMixin, PlayMixin, MessagesMixin, WorkMixin, SettingsMixin, AuditMixin, OperatorMixin
+):
     """Async game store. Create with ``await Store.open(location)``; close with ``await
     store.close()`` (or ``async with await Store.open(...) as store``).
 

@@ -34,6 +34,8 @@ def test_check_db_and_backup(tmp_path: Path, capsys: Any) -> None:
     assert "OK" in capsys.readouterr().out
     assert bot.main(["backup", str(tmp_path / "copy.db"), "--db", str(db)]) == 0
     assert (tmp_path / "copy.db").is_file()
+    assert bot.main(["games", "--db", str(db)]) == 0  # the operator's commands too
+    assert "1 game(s)." in capsys.readouterr().out
 
 
 def test_unknown_subcommand_prints_the_usage(capsys: Any) -> None:
