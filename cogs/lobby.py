@@ -358,6 +358,7 @@ class LobbyCog(AdaCog, name="Lobby"):
             try:
                 await self.games.after_change(rec, None, state, 0)
             except PublishError as exc:
+                log.warning("game %s started, but its turn could not be posted: %s", rec.id, exc)
                 self.games.stale.add(rec.id)
                 mine = await self.lang_of(interaction)
                 await say(

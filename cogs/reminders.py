@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import i18n
+from cogs.backoff import Backoff
 from cogs.base import AdaCog, defer, friendly, language_choices, say
 from i18n import Lang
 from store import GameRecord
@@ -33,6 +34,8 @@ class RemindersCog(AdaCog, name="Reminders"):
 
     async def cog_load(self) -> None:
         await super().cog_load()
+        self.trouble = Backoff("sending a reminder", log)
+        """Games whose reminder could not be sent: tried again with growing pauses."""
         self.reminder_loop.change_interval(seconds=self.games.cfg.reminder_interval)
         self.reminder_loop.start()
 
@@ -77,9 +80,16 @@ class RemindersCog(AdaCog, name="Reminders"):
                     await self.left_notice(rec, rem.user_id)
                     await self.store.mark_reminder_sent(rem.id, now=now, owner=owner)
                     continue  # no more reminders for someone who left
-                if not await self.send_reminder(rec, rem.user_id, rem.attempt):
-                    await self.store.release_reminder(rem.id, owner)  # tried again next round
+                if not self.trouble.due(rec.id, now):  # it failed lately: after a pause
+                    await self.store.release_reminder(rem.id, owner)
                     continue
+                try:
+                    await self.send_reminder(rec, rem.user_id, rem.attempt)
+                except discord.HTTPException as exc:
+                    self.trouble.failed(rec.id, now, exc)
+                    await self.store.release_reminder(rem.id, owner)  # tried again later
+                    continue
+                self.trouble.succeeded(rec.id, now)
                 if not await self.store.mark_reminder_sent(rem.id, now=now, owner=owner):
                     log.warning("reminder %s: the claim ran out while it was being sent", rem.id)
                     continue
@@ -116,7 +126,9 @@ class RemindersCog(AdaCog, name="Reminders"):
             ),
         )
 
-    async def send_reminder(self, rec: GameRecord, user_id: int, attempt: int) -> bool:
+    async def send_reminder(self, rec: GameRecord, user_id: int, attempt: int) -> None:
+        """By DM (if the member wants that and it goes through), else in the thread; raises
+        discord.HTTPException if neither could be sent."""
         link = await self.games.current_link(rec)
         settings = await self.store.user_settings(user_id)
         mode = settings.ping_mode or "dm"
@@ -136,22 +148,17 @@ class RemindersCog(AdaCog, name="Reminders"):
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                 await user.send(text(await self.games.dm_lang(rec, user_id)))
                 log.info("game %s: reminded user %s by DM", rec.id, user_id)
-                return True
+                return
             except discord.HTTPException as exc:
                 log.info(
                     "game %s: DM to %s failed (%s); reminding in the thread", rec.id, user_id, exc
                 )
-        try:
-            channel = await self.games.channel(rec.thread_id or rec.channel_id)
-            await channel.send(
-                f"<@{user_id}> {text(self.game_lang(rec))}",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
-            log.info("game %s: reminded user %s in the thread", rec.id, user_id)
-            return True
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not remind user %s: %s", rec.id, user_id, exc)
-            return False
+        channel = await self.games.channel(rec.thread_id or rec.channel_id)
+        await channel.send(
+            f"<@{user_id}> {text(self.game_lang(rec))}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+        )
+        log.info("game %s: reminded user %s in the thread", rec.id, user_id)
 
     @app_commands.command(
         name="reminders",

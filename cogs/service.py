@@ -31,6 +31,7 @@ import discord
 
 import i18n
 from cogs import ai_worker, media, ui
+from cogs.backoff import Backoff
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
 from engine.state import Choice
@@ -138,6 +139,8 @@ class GameService:
         self.ai_tasks: dict[int, asyncio.Task[None]] = {}
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
+        self.thread_trouble = Backoff("updating the thread", log)
+        """Games whose thread failed to update: retried with growing pauses (``repair``)."""
         self._ai_pool: ProcessPoolExecutor | None = None
         self._languages: dict[int, tuple[str | None, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -191,7 +194,9 @@ class GameService:
                 if attempt == POST_ATTEMPTS - 1:
                     raise
                 delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-                log.warning("%s failed (%s); retry %d in %.2fs", what, exc, attempt + 1, delay)
+                # INFO: a call that then works is no trouble; one that doesn't is the caller's
+                # to report (once per game: ``repair``'s backoff)
+                log.info("%s failed (%s); retry %d in %.2fs", what, exc, attempt + 1, delay)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")
 
@@ -287,7 +292,7 @@ class GameService:
             await self._shown(rec, msg, image, seq, posted=True)
             return msg
         except discord.HTTPException as exc:
-            log.error("game %s: could not show decision %s: %s", rec.id, seq, exc)
+            log.info("game %s: could not show decision %s: %s", rec.id, seq, exc)
             raise PublishError(str(exc)) from exc
 
     async def _shown(
@@ -306,6 +311,7 @@ class GameService:
                 rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now()
             )
         self.stale.discard(rec.id)
+        self.thread_trouble.succeeded(rec.id, self.now())
 
     async def shrink(
         self, rec: GameRecord, state: GameState, channel_id: int, message_id: int
@@ -369,8 +375,9 @@ class GameService:
                 rec.id, "final", channel.id, msg.id, len(state.history), now=self.now()
             )
             self.stale.discard(rec.id)
+            self.thread_trouble.succeeded(rec.id, self.now())
         except discord.HTTPException as exc:
-            log.error("game %s: could not post the final scores: %s", rec.id, exc)
+            log.info("game %s: could not post the final scores: %s", rec.id, exc)
             raise PublishError(str(exc)) from exc
 
     async def after_change(
@@ -402,8 +409,10 @@ class GameService:
                 self.kick_ai(rec.id)
 
     async def repair(self, game_id: int) -> None:
-        """Bring a game's thread up to date if an earlier update failed (call without the lock)."""
-        if game_id not in self.stale:
+        """Bring a game's thread up to date if an earlier update failed (call without the lock).
+        After a failure the game waits a growing pause before the next try (``cogs.backoff``):
+        an outage costs one warning per game, not one per round."""
+        if game_id not in self.stale or not self.thread_trouble.due(game_id, self.now()):
             return
         async with self.locks[game_id]:
             if game_id not in self.stale:
@@ -411,8 +420,9 @@ class GameService:
             try:
                 await self.bring_up_to_date(await self.store.get_game(game_id))
                 self.stale.discard(game_id)
-            except Exception:
-                log.warning("game %s: the thread is still out of date", game_id, exc_info=True)
+                self.thread_trouble.succeeded(game_id, self.now())
+            except Exception as exc:
+                self.thread_trouble.failed(game_id, self.now(), exc)
 
     async def bring_up_to_date(self, rec: GameRecord) -> None:
         """Make the thread show the stored state (after a restart or a failed update). Call
