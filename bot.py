@@ -40,6 +40,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
 from cogs.service import GameService
 from engine import compiled as engine_build
+from engine.edition import edition_problem
 from store import Store
 
 log = logging.getLogger("adas_dream.bot")
@@ -93,6 +94,13 @@ class AdaBot(commands.Bot):
         log.info("opening the database %s (and applying migrations)", redact(self.ada.db_path))
         self.ada.store = await Store.open(self.ada.db_path)
         log.info("database schema version %s", await self.ada.store.schema_version())
+        problem = edition_problem()
+        if problem is not None:  # lobbies could be made but never start: refuse them instead
+            log.error(
+                "the default edition of the cards and board can't be used, so /ada new is"
+                " refused until it is fixed (fix it, then restart the bot): %s",
+                problem,
+            )
         self.ada.games = GameService(self, self.ada)
         self.ada.group, self.ada.admin_group = make_groups()
         for ext in EXTENSIONS:

@@ -27,6 +27,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from engine.edition import library_problem
+
 from .backup import backup_database
 from .config import database_location, is_postgres, redact
 from .copy import CopiedGame, CopyReport, copy_games
@@ -47,6 +49,8 @@ class CheckReport:
     path: Location
     integrity: list[str] = field(default_factory=list)
     games: list[GameCheck] = field(default_factory=list)
+    editions: str | None = None
+    """Why the bot's editions can't be read (a broken index.toml): then no game is checked."""
 
     @property
     def failures(self) -> list[GameCheck]:
@@ -64,11 +68,16 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return not self.integrity and not self.failures
+        return not self.integrity and not self.failures and self.editions is None
 
     def lines(self) -> list[str]:
         out = [f"Checked {redact(self.path)}: {len(self.games)} game(s)."]
         out += [f"  database: {p}" for p in self.integrity]
+        if self.editions is not None:
+            out.append(
+                "  editions: the bot's editions can't be read, so no game was checked (fix"
+                f" this, then run check-db again): {self.editions}"
+            )
         out += [f"  game {g.game_id}: BROKEN - {g.problem}" for g in self.broken]
         out += [f"  game {g.game_id}: NOT CHECKED - {g.problem}" for g in self.unchecked]
         if self.ok:
@@ -121,6 +130,9 @@ async def check_db(
     report = CheckReport(where)
     try:
         report.integrity = await store.integrity_check()
+        report.editions = library_problem()
+        if report.editions is not None:  # every game would seem to need a missing edition
+            return report
         for game_id in await store.game_ids():
             try:
                 check = await store.verify_game(game_id, mark=mark)
