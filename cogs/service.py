@@ -18,6 +18,7 @@ import io
 import logging
 import multiprocessing
 import os
+import re
 import socket
 import time
 from collections import defaultdict
@@ -126,6 +127,28 @@ def game_lang(rec: GameRecord) -> Lang:
     """The language of a game's thread: chosen when it was created (games from before there
     was a choice are in English)."""
     return i18n.get(rec.options.get("language") or "en")
+
+
+RESTORE_LOOKBACK = 20
+"""Messages of a thread read at start to notice a restored backup (``notice_restore``)."""
+
+_CONTROL = re.compile(r"^ada:[a-z]+:(\d+):(\d+)")
+
+
+def shown_seq(message: discord.Message, game_id: int) -> int | None:
+    """The move a message's controls are for (their custom ids carry game and seq), or None."""
+    found: int | None = None
+    stack: list[Any] = list(message.components)
+    while stack:
+        item = stack.pop()
+        match = _CONTROL.match(getattr(item, "custom_id", None) or "")
+        if match and int(match.group(1)) == game_id:
+            found = max(found or 0, int(match.group(2)))
+        stack += list(getattr(item, "children", None) or [])
+        accessory = getattr(item, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found
 
 
 class GameService:
@@ -435,6 +458,8 @@ class GameService:
         mine = self.shown.get(rec.id)  # what this process last showed, if it did
         if mine is not None and mine.seq == seq:
             return
+        if mine is None:  # the first look since this process started
+            await self.notice_restore(rec, seq)
         record = await self.store.latest_message(rec.id, "turn")
         shown = mine.seq if mine is not None else record.seq if record is not None else None
         log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown, seq)
@@ -442,6 +467,52 @@ class GameService:
         assert dec is not None
         passed = shown is None or await self.player_at(rec.id, shown) != dec.player
         await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
+
+    async def notice_restore(self, rec: GameRecord, seq: int) -> None:
+        """If the thread shows controls for moves the database does not have, the database was
+        restored from a backup: retire those controls and tell the thread, once, which move the
+        game is back at. One REST call (the thread's latest messages)."""
+        me = self.bot.user
+        if me is None:
+            return
+        try:
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            ahead: dict[int, int] = {}  # message id -> the move its controls are for
+            async for msg in channel.history(limit=RESTORE_LOOKBACK):
+                shown = shown_seq(msg, rec.id) if msg.author.id == me.id else None
+                if shown is not None and shown > seq:
+                    ahead[msg.id] = shown
+        except discord.HTTPException as exc:
+            log.info("game %s: could not look for a restore: %s", rec.id, exc)
+            return
+        if not ahead:
+            return
+        # an undo whose thread update failed also leaves the thread ahead, but its choice rows
+        # are there (undone); after a restore the database never had them
+        recorded = {c.seq for c in await self.store.choices(rec.id, include_undone=True)}
+        undone = [m for m, shown in ahead.items() if shown - 1 not in recorded]
+        if not undone:
+            return
+        log.warning(
+            "game %s: the thread shows moves the database does not have: restored from a"
+            " backup, the game is back at move %s",
+            rec.id,
+            seq,
+        )
+        tr = game_lang(rec)
+        for message_id in undone:
+            await self.retire(
+                rec, channel.id, message_id, tr._("-# This turn was undone by a restore.")
+            )
+        await self.announce(
+            rec,
+            tr._(
+                "⚠️ Game #{id} was restored from a backup: it is back at move {seq}, and the "
+                "moves made after that are undone. The current turn is below.",
+                id=rec.id,
+                seq=seq,
+            ),
+        )
 
     async def player_at(self, game_id: int, seq: int) -> int | None:
         """Who was deciding after the first ``seq`` moves (a replay, off the event loop)."""
@@ -466,6 +537,13 @@ class GameService:
         if seat is None:
             raise Oops("You're not playing in game #{id}.", id=rec.id)
         state, current = await self.store.load_state(rec.id)
+        if seq is not None and seq > current:  # a message from after the game's last move
+            raise Oops(
+                "This game was restored from a backup and is back at move {seq}: that message "
+                "is from a turn that was undone. The current turn: {link}",
+                seq=current,
+                link=await self.current_link(rec),
+            )
         if seq is not None and seq != current:
             raise Oops(
                 "That message is out of date: the game has moved on. The current turn: {link}",
