@@ -47,6 +47,10 @@ GAME_COLUMNS = frozenset(
 """The games columns ``Tx.update_game`` may set."""
 
 
+ARCHIVE_DROPS = ("messages", "reminders", "standin_votes", "ai_turns")
+"""Tables whose rows of a game pruning deletes (``Tx.archive_game``), besides snapshots."""
+
+
 @dataclass(frozen=True)
 class GameRow:
     """One games row as stored (the store turns it into a ``GameRecord``). ``seq`` is whatever
@@ -314,8 +318,8 @@ class Tx(Protocol):
         first)."""
 
     async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
-        """Drop the game's snapshots (but the one at ``keep_seq``), messages, reminders, votes
-        and AI claim, and mark it archived: how many rows of each went."""
+        """Drop the game's snapshots (but the one at ``keep_seq``) and its rows in
+        ``ARCHIVE_DROPS``, and mark it archived: how many rows of each table went."""
 
     # -- audit and copying -----------------------------------------------------------------
     async def integrity_problems(self) -> list[str]: ...

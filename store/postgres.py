@@ -22,6 +22,7 @@ import asyncpg
 
 from . import migrate
 from .backend import (
+    ARCHIVE_DROPS,
     GAME_COLUMNS,
     AiClaim,
     ChoiceRow,
@@ -724,16 +725,12 @@ class PostgresTx:
         return [int(r[0]) for r in rows]
 
     async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
-        gone = {}
-        for table, extra in (
-            ("snapshots", " AND seq <> $2"),
-            ("messages", ""),
-            ("reminders", ""),
-            ("standin_votes", ""),
-            ("ai_turns", ""),
-        ):
-            args = (game_id, keep_seq) if extra else (game_id,)
-            status = await self._c.execute(f"DELETE FROM {table} WHERE game_id = $1{extra}", *args)
+        status = await self._c.execute(
+            "DELETE FROM snapshots WHERE game_id = $1 AND seq <> $2", game_id, keep_seq
+        )
+        gone = {"snapshots": _count(status)}
+        for table in ARCHIVE_DROPS:
+            status = await self._c.execute(f"DELETE FROM {table} WHERE game_id = $1", game_id)
             gone[table] = _count(status)
         await self._c.execute("UPDATE games SET archived_at = $2 WHERE id = $1", game_id, at)
         return gone

@@ -53,6 +53,7 @@ import aiosqlite
 
 from . import migrate
 from .backend import (
+    ARCHIVE_DROPS,
     GAME_COLUMNS,
     AiClaim,
     ChoiceRow,
@@ -1140,16 +1141,12 @@ class SQLiteTx:
         return [int(r[0]) for r in rows]
 
     async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
-        gone = {}
-        for table, extra in (
-            ("snapshots", " AND seq <> ?"),
-            ("messages", ""),
-            ("reminders", ""),
-            ("standin_votes", ""),
-            ("ai_turns", ""),
-        ):
-            args = (game_id, keep_seq) if extra else (game_id,)
-            cur = await self._run(f"DELETE FROM {table} WHERE game_id = ?{extra}", args)
+        cur = await self._run(
+            "DELETE FROM snapshots WHERE game_id = ? AND seq <> ?", (game_id, keep_seq)
+        )
+        gone = {"snapshots": cur.rowcount}
+        for table in ARCHIVE_DROPS:
+            cur = await self._run(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             gone[table] = cur.rowcount
         await self._run("UPDATE games SET archived_at = ? WHERE id = ?", (to_db(at), game_id))
         return gone
