@@ -56,7 +56,7 @@ from .models import (
     UserSettings,
 )
 from .timeutil import to_db, utcnow
-from .upgrade import UpgradeGuard
+from .upgrade import DATA_TABLES, UpgradeGuard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -99,7 +99,9 @@ class PostgresDatabase:
             async with pool.acquire() as conn:
                 if guard is not None and migrations:
                     await guard.before_migrating(
-                        await current_version(conn), migrations[-1].version
+                        await current_version(conn),
+                        migrations[-1].version,
+                        holds_data=await _holds_data(conn),
                     )
                 await migrate_postgres(conn, migrations)
         except BaseException:
@@ -135,6 +137,15 @@ class PostgresDatabase:
 
 
 # ---------------------------------------------------------------------------- migrations
+
+
+async def _holds_data(conn: asyncpg.Connection) -> bool:
+    """Whether the database has games or settings (in the tables that exist yet)."""
+    for table in DATA_TABLES:
+        if await conn.fetchval("SELECT to_regclass($1)", table) is not None:
+            if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+                return True
+    return False
 
 
 async def current_version(conn: asyncpg.Connection) -> int:

@@ -88,7 +88,7 @@ from .models import (
     UserSettings,
 )
 from .timeutil import from_db, to_db, utcnow
-from .upgrade import UpgradeGuard
+from .upgrade import DATA_TABLES, UpgradeGuard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -268,8 +268,8 @@ class SQLiteDatabase:
         opened: list[aiosqlite.Connection] = []
         try:
             if guard is not None and migrations:  # before anything touches the file
-                version = await asyncio.to_thread(_file_version, path, busy_timeout_ms)
-                await guard.before_migrating(version, migrations[-1].version)
+                version, data = await asyncio.to_thread(_file_version, path, busy_timeout_ms)
+                await guard.before_migrating(version, migrations[-1].version, holds_data=data)
             writer = await _connect(path, synchronous.upper(), busy_timeout_ms, opened)
             await migrate_sqlite(writer, migrations)
             for sql in MOVE_WRITES:
@@ -510,21 +510,25 @@ async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
 # ---------------------------------------------------------------------------- migrations
 
 
-def _file_version(path: Path, busy_timeout_ms: int) -> int:
-    """The schema version of a SQLite file, read without changing it (0: no file, or empty)."""
+def _file_version(path: Path, busy_timeout_ms: int) -> tuple[int, bool]:
+    """The schema version of a SQLite file (0: no file, or empty) and whether it holds games
+    or settings, read without changing it."""
     if not path.is_file():
-        return 0
+        return 0, False
     conn = sqlite3.connect(
         f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_timeout_ms / 1000
     )
     try:
-        if not conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
-        ).fetchone():
-            return 0
-        return int(
-            conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "schema_version" not in tables:
+            return 0, False
+        version = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+        data = any(
+            conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone()
+            for t in DATA_TABLES
+            if t in tables
         )
+        return int(version[0]), data
     finally:
         conn.close()
 

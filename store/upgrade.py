@@ -11,7 +11,9 @@ before it is migrated, or left untouched with a message saying how to upgrade it
 - ``"refuse"``: never migrate (``check-db``, ``migrate-to-postgres``'s source, the operator's
   listing commands): an older database is refused untouched, saying to run ``migrate``.
 
-A database with no schema at all (new, empty) is always migrated: it holds nothing to lose.
+A database with no schema at all (new, empty) is always migrated, and so is one that holds no
+games or settings yet (in every mode but "refuse"): it holds nothing to lose, and several
+processes starting on a new database at once each see it part-way through its migrations.
 A database newer than the code is refused by the backends (``SchemaTooNew``) in every mode.
 """
 
@@ -31,6 +33,8 @@ log = logging.getLogger(__name__)
 
 UpgradeMode = Literal["backup", "apply", "refuse"]
 UPGRADE_MODES: tuple[str, ...] = ("backup", "apply", "refuse")
+DATA_TABLES = ("games", "guild_settings", "user_settings")
+"""Tables whose rows make a database worth a copy before an upgrade (where they exist yet)."""
 
 
 class UpgradeGuard:
@@ -46,9 +50,14 @@ class UpgradeGuard:
         """The copy taken before this open migrated the database (None: none was needed)."""
         self.upgraded_from: int | None = None
 
-    async def before_migrating(self, version: int, latest: int) -> None:
+    async def before_migrating(self, version: int, latest: int, *, holds_data: bool) -> None:
+        """``holds_data``: the database has games or settings. One that holds nothing (new, or
+        being set up by another process starting at the same time) is migrated in every
+        mode but "refuse"."""
         if version == 0 or version >= latest:
             return  # a new database, or nothing to do (too new is the backend's to refuse)
+        if not holds_data and self.mode != "refuse":
+            return
         where = redact(self.location)
         if self.mode == "refuse":
             raise SchemaUpgradeNeeded(

@@ -195,6 +195,11 @@ class TestOneClearLine:
                 await migrate_sqlite(conn, load_migrations("sqlite"), target=LATEST - 1)
 
         _in_thread(old())
+        raw(
+            str(db),
+            "INSERT INTO games (guild_id, channel_id, creator_id, created_at, updated_at)"
+            " VALUES (1, 2, 3, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')",
+        )
         before = db.read_bytes()
         for command in (["check-db"], ["games"], ["show", "1"], ["prune", "--older-than", "1d"]):
             err = one_line_error(*run(capsys, "--db", str(db), *command))

@@ -121,6 +121,19 @@ class TestUpgrades:
             await migrate_postgres(conn, load_migrations("postgres"), target=LATEST - 1)
         finally:
             await conn.close()
+        store = await Store.open(url)  # holding nothing yet (or being set up): upgraded
+        await store.close()
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            await migrate_postgres(conn, load_migrations("postgres"), target=LATEST - 1)
+        finally:
+            await conn.close()
+        raw(
+            url,
+            "INSERT INTO games (guild_id, channel_id, creator_id, created_at, updated_at)"
+            " VALUES (1, 2, 3, now(), now())",
+        )
         with pytest.raises(SchemaUpgradeNeeded, match="pg_dump"):
             await Store.open(url)
         assert raw(url, "SELECT MAX(version) FROM schema_version") == [(LATEST - 1,)]
