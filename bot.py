@@ -267,6 +267,25 @@ def ai_workers_setting(text: str) -> int | None:
     return _whole("AI_WORKERS", text, 0) if text.strip() else None
 
 
+def _database_problem(db: str | os.PathLike[str]) -> str | None:
+    """Open the database as the bot will (upgrading it, with its backup, if it is older) and
+    say in one line why the bot can't use it: written by a newer bot, an older PostgreSQL not
+    backed up yet, unreachable... None if it can."""
+    import asyncio
+
+    from store.cli import problem_line
+
+    async def check() -> None:
+        store = await Store.open(db)
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except Exception as exc:
+        return problem_line(exc, db)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     _load_env()
@@ -289,6 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from store import database_location
 
     db = database_location()
+    problem = _database_problem(db)
+    if problem is not None:  # before Discord: a database the bot can't use stops it here
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     guild = os.environ.get("TEST_GUILD_ID", "").strip()
     count, ids = shard_range(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
     bot = create_bot(

@@ -201,7 +201,14 @@ class TestOneClearLine:
             " VALUES (1, 2, 3, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')",
         )
         before = db.read_bytes()
-        for command in (["check-db"], ["games"], ["show", "1"], ["prune", "--older-than", "1d"]):
+        for command in (
+            ["check-db"],
+            ["repair"],
+            ["games"],
+            ["show", "1"],
+            ["prune", "--older-than", "1d"],
+            ["migrate-to-postgres", str(db), "postgresql://bot@127.0.0.1:9/never_reached"],
+        ):
             err = one_line_error(*run(capsys, "--db", str(db), *command))
             assert "migrate" in err and f"version {LATEST - 1}" in err
         assert db.read_bytes() == before  # read-only commands never migrate
