@@ -181,6 +181,8 @@ class GameDump:
     """(reminder, created_at)"""
     votes: list[tuple[int, int, datetime]]
     """(seq, voter_id, voted_at)"""
+    archived_at: datetime | None = None
+    """When ``prune`` archived the game (None: not archived)."""
 
 
 @dataclass

@@ -785,9 +785,10 @@ class PostgresTx:
                 "SELECT seq, voter_id, voted_at FROM standin_votes WHERE game_id = $1", game_id
             )
         ]
+        archived = await c.fetchval("SELECT archived_at FROM games WHERE id = $1", game_id)
         return GameDump(
             game, await self.seats(game_id), choices, snaps, await self.messages(game_id, None),
-            rems, votes,
+            rems, votes, archived,
         )  # fmt: skip
 
     async def load_game(self, dump: GameDump) -> None:
@@ -847,6 +848,10 @@ class PostgresTx:
             "INSERT INTO standin_votes (game_id, seq, voter_id, voted_at) VALUES ($1, $2, $3, $4)",
             [(g.id, seq, voter, at) for seq, voter, at in dump.votes],
         )
+        if dump.archived_at is not None:
+            await c.execute(
+                "UPDATE games SET archived_at = $2 WHERE id = $1", g.id, dump.archived_at
+            )
 
     async def reset_ids(self) -> None:
         """After rows were inserted with their ids: new rows continue after the highest."""

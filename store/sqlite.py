@@ -1194,6 +1194,7 @@ class SQLiteTx:
                 "SELECT seq, voter_id, voted_at FROM standin_votes WHERE game_id = ?", (game_id,)
             )
         ]
+        [archived] = await self._all("SELECT archived_at FROM games WHERE id = ?", (game_id,))
         return GameDump(
             game,
             await self.seats(game_id),
@@ -1202,6 +1203,7 @@ class SQLiteTx:
             await self.messages(game_id, None),
             rems,
             votes,
+            _opt_dt(archived[0]),
         )
 
     async def load_game(self, dump: GameDump) -> None:
@@ -1279,6 +1281,10 @@ class SQLiteTx:
             "INSERT INTO standin_votes (game_id, seq, voter_id, voted_at) VALUES (?, ?, ?, ?)",
             [(g.id, seq, voter, to_db(at)) for seq, voter, at in dump.votes],
         )
+        if dump.archived_at is not None:
+            await self._run(
+                "UPDATE games SET archived_at = ? WHERE id = ?", (to_db(dump.archived_at), g.id)
+            )
 
     async def reset_ids(self) -> None:
         pass  # INTEGER PRIMARY KEY continues after the highest id by itself
