@@ -82,7 +82,7 @@ class OperatorMixin(StoreBase):
         game, seats, choices = await self._db.read(read)
         if game.setup is None:
             raise GameNotActive("This game hasn't started yet.")
-        state, _seq = await self._current(game_id)  # type: ignore[attr-defined]  # verifies it
+        state, _seq = await self.load_state(game_id)  # type: ignore[attr-defined]  # verified
         about: dict[str, Any] = {
             "game": game.id,
             "status": game.status,
