@@ -447,6 +447,16 @@ class GameService:
             except Exception as exc:
                 self.thread_trouble.failed(game_id, self.now(), exc)
 
+    def thread_failed(self, game_id: int, exc: BaseException, what: str) -> None:
+        """A change was saved but the thread could not show it: ``repair`` does it later. Discord
+        failing (an outage) counts in the game's backoff, one warning a stretch; anything else
+        is a bug, logged with its traceback."""
+        self.stale.add(game_id)
+        if isinstance(exc, PublishError | discord.HTTPException):
+            self.thread_trouble.failed(game_id, self.now(), exc)
+        else:
+            log.error("game %s: %s", game_id, what, exc_info=exc)
+
     async def bring_up_to_date(self, rec: GameRecord) -> None:
         """Make the thread show the stored state (after a restart or a failed update). Call
         with the game's lock held."""
@@ -604,11 +614,10 @@ class GameService:
         try:  # (the move's transaction scheduled the next reminder)
             await self.after_change(rec, old, new, seq, note=note, schedule=False)
             return True
-        except Exception:
-            log.exception(
-                "game %s: move %s saved, but the thread could not be updated", rec.id, seq
+        except Exception as exc:
+            self.thread_failed(
+                rec.id, exc, f"move {seq} saved, but the thread could not be updated"
             )
-            self.stale.add(rec.id)
             return False
 
     async def undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
@@ -772,7 +781,8 @@ class GameService:
                 cur += 1
             try:
                 await self.after_change(rec, now_state, new, cur, from_ai=True, schedule=False)
-            except Exception:
-                log.exception("game %s: AI turn saved, but the thread could not be updated", rec.id)
-                self.stale.add(rec.id)
+            except Exception as exc:
+                self.thread_failed(
+                    rec.id, exc, "AI turn saved, but the thread could not be updated"
+                )
             return new
