@@ -468,9 +468,9 @@ class GameService:
         mine = self.shown.get(rec.id)  # what this process last showed, if it did
         if mine is not None and mine.seq == seq:
             return
-        if mine is None:  # the first look since this process started
-            await self.notice_restore(rec, seq)
         record = await self.store.latest_message(rec.id, "turn")
+        if mine is None:  # the first look since this process started
+            await self.notice_restore(rec, seq, record.message_id if record else None)
         shown = mine.seq if mine is not None else record.seq if record is not None else None
         log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown, seq)
         dec = state.decision
@@ -478,15 +478,19 @@ class GameService:
         passed = shown is None or await self.player_at(rec.id, shown) != dec.player
         await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
 
-    async def notice_restore(self, rec: GameRecord, seq: int) -> None:
+    async def notice_restore(self, rec: GameRecord, seq: int, recorded: int | None) -> None:
         """If the thread shows controls for moves the database does not have, the database was
         restored from a backup: retire those controls and tell the thread, once, which move the
-        game is back at. One REST call (the thread's latest messages)."""
+        game is back at. One REST call (the thread's latest messages), none when the thread's
+        last message is the turn message the database ``recorded``."""
         me = self.bot.user
         if me is None:
             return
         try:
             channel = await self.channel(rec.thread_id or rec.channel_id)
+            last = getattr(channel, "last_message_id", None)
+            if recorded is not None and last == recorded:
+                return  # nothing was posted after what the database knows
             ahead: dict[int, int] = {}  # message id -> the move its controls are for
             async for msg in channel.history(limit=RESTORE_LOOKBACK):
                 shown = shown_seq(msg, rec.id) if msg.author.id == me.id else None
