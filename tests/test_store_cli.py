@@ -240,7 +240,13 @@ class TestOneClearLine:
         try:
             holder.execute("PRAGMA locking_mode = EXCLUSIVE")
             holder.execute("BEGIN EXCLUSIVE")
-            for command in (["games"], ["cancel", "2"], ["prune", "--older-than", "1d"]):
+            for command in (
+                ["games"],
+                ["show", "2"],
+                ["cancel", "2"],
+                ["export", "1"],
+                ["prune", "--older-than", "1d"],
+            ):
                 err = one_line_error(*run(capsys, "--db", str(db), "--wait", "0.05", *command))
                 assert "locked by another process" in err
         finally:
@@ -255,6 +261,27 @@ class TestOneClearLine:
 
     def test_a_postgresql_that_is_down(self, capsys: Any):
         url = "postgresql://bot@127.0.0.1:9/adas_dream"  # nothing listens on port 9
-        for command in (["games"], ["show", "1"], ["check-db"]):
+        for command in (
+            ["games"],
+            ["show", "1"],
+            ["cancel", "1"],
+            ["export", "1"],
+            ["prune", "--older-than", "1d"],
+            ["check-db"],
+            ["migrate"],
+        ):
             err = one_line_error(*run(capsys, "--db", url, *command))
             assert "cannot reach PostgreSQL at postgresql://bot@127.0.0.1:9/adas_dream" in err
+
+
+def test_python_dash_m_store_runs_the_same_commands(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "store", "--db", str(tmp_path / "none.db"), "games"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.startswith("error: No database at")
