@@ -501,10 +501,7 @@ class GameService:
             return
         if not ahead:
             return
-        # an undo whose thread update failed also leaves the thread ahead, but its choice rows
-        # are there (undone); after a restore the database never had them
-        recorded = {c.seq for c in await self.store.choices(rec.id, include_undone=True)}
-        undone = [m for m, shown in ahead.items() if shown - 1 not in recorded]
+        undone = [m for m, shown in ahead.items() if await self.lost_in_restore(rec.id, shown)]
         if not undone:
             return
         log.warning(
@@ -527,6 +524,13 @@ class GameService:
                 seq=seq,
             ),
         )
+
+    async def lost_in_restore(self, game_id: int, seq: int) -> bool:
+        """Was move ``seq`` (shown by a message, ahead of the game) lost to a restored backup?
+        An undo also leaves messages ahead, but the undone choice's row is still there; a
+        restored database never had it."""
+        rows = await self.store.choices(game_id, include_undone=True)
+        return all(c.seq != seq - 1 for c in rows)
 
     async def player_at(self, game_id: int, seq: int) -> int | None:
         """Who was deciding after the first ``seq`` moves (a replay, off the event loop)."""
@@ -551,7 +555,7 @@ class GameService:
         if seat is None:
             raise Oops("You're not playing in game #{id}.", id=rec.id)
         state, current = await self.store.load_state(rec.id)
-        if seq is not None and seq > current:  # a message from after the game's last move
+        if seq is not None and seq > current and await self.lost_in_restore(rec.id, seq):
             raise Oops(
                 "This game was restored from a backup and is back at move {seq}: that message "
                 "is from a turn that was undone. The current turn: {link}",

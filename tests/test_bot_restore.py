@@ -74,3 +74,22 @@ async def test_a_button_from_after_the_backup(table: Any) -> None:
     else:
         raise AssertionError("no answer")
     assert "restored" in said and "moved on" not in said and f"move {seq}" in said
+
+
+async def test_a_button_from_before_an_undo_still_says_moved_on(table: Any) -> None:
+    """An undo also leaves a message ahead of the game (a private one, say): not a restore."""
+    from cogs.service import Oops
+
+    game = await table.new_game("alice", ("bob",))
+    rec = await table.store.get_game(game)
+    state, seq = await table.store.load_state(game)
+    seat = state.decision.player
+    state = await table.store.apply_choice(game, seq, seat, state.decision.choices[0].id)
+    await table.store.undo(game, seq + 1, seat)
+    try:
+        await table.env.bot.ada.games.check_turn(rec.seat_at(seat).user_id, rec, seq + 1)
+    except Oops as exc:
+        said = str(exc)
+    else:
+        raise AssertionError("no answer")
+    assert "moved on" in said and "restored" not in said
