@@ -1116,7 +1116,8 @@ class SQLiteTx:
         updated_before: datetime | None,
         limit: int,
     ) -> list[tuple[GameRow, datetime | None]]:
-        where, args = ["1 = 1"], []
+        where: list[str] = ["1 = 1"]
+        args: list[Any] = []
         if game_id is not None:
             where.append("id = ?")
             args.append(game_id)
