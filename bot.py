@@ -5,7 +5,9 @@
     ./scripts/run check-db        verify every stored game against its seed and choices
     ./scripts/run backup DEST     consistent copy of the live database
     ./scripts/run repair [ID]     rebuild snapshots of games from their recorded choices
-    ./scripts/run migrate         apply pending database migrations
+    ./scripts/run migrate         upgrade the database (a SQLite file is backed up first)
+    ./scripts/run games | show ID | cancel ID | export ID | prune --older-than 90d [--dry-run]
+                                  the operator's commands (see the README)
     ./scripts/run migrate-to-postgres SQLITE_PATH DATABASE_URL
                                   copy every game to PostgreSQL, each verified by replay
     ./scripts/run rebuild-records recompute results, stats and ratings from the stored games
@@ -52,6 +54,7 @@ from cogs.service import GameService
 from cogs.thinking import default_workers
 from cogs.version import version
 from engine import compiled as engine_build
+from engine.edition import edition_problem
 from store import Store
 
 log = logging.getLogger("adas_dream.bot")
@@ -63,6 +66,11 @@ MAINTENANCE = {
     "repair",
     "migrate-to-postgres",
     "rebuild-records",
+    "games",
+    "show",
+    "cancel",
+    "export",
+    "prune",
 }
 
 NO_TOKEN = """\
@@ -107,6 +115,13 @@ class AdaBot(commands.Bot):
         watch_rest(self, self.ada.metrics)
         logging.getLogger().addHandler(self.errors)
         log.info("database schema version %s", await self.ada.store.schema_version())
+        problem = edition_problem()
+        if problem is not None:  # lobbies could be made but never start: refuse them instead
+            log.error(
+                "the default edition of the cards and board can't be used, so /ada new is"
+                " refused until it is fixed (fix it, then restart the bot): %s",
+                problem,
+            )
         self.ada.games = GameService(self, self.ada)
         self.ada.group, self.ada.admin_group = make_groups()
         for ext in EXTENSIONS:
@@ -340,6 +355,25 @@ def metrics_port_setting(text: str) -> int | None:
     return port
 
 
+def _database_problem(db: str | os.PathLike[str]) -> str | None:
+    """Open the database as the bot will (upgrading it, with its backup, if it is older) and
+    say in one line why the bot can't use it: written by a newer bot, an older PostgreSQL not
+    backed up yet, unreachable... None if it can."""
+    import asyncio
+
+    from store.cli import problem_line
+
+    async def check() -> None:
+        store = await Store.open(db)
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except Exception as exc:
+        return problem_line(exc, db)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["--version"]:
@@ -367,6 +401,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from store import database_location
 
     db = database_location()
+    problem = _database_problem(db)
+    if problem is not None:  # before Discord: a database the bot can't use stops it here
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     guild = os.environ.get("TEST_GUILD_ID", "").strip()
     count, ids = shard_range(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
     bot = create_bot(

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import i18n
 from cogs.service import RESTARTING, GameService, Oops, game_lang, status_problem
-from cogs.text import one_line, shorten
+from cogs.text import hide_paths, one_line, shorten
 from engine import IllegalChoice
 from i18n import ENGLISH, Lang
 from store import GameBroken, GameNotFound, GameRecord, StoreError
@@ -26,6 +26,11 @@ ANSWER_MAX = 1900
 
 
 def friendly_text(exc: BaseException, tr: Lang = ENGLISH) -> str:
+    """What a player is told about ``exc``, in their language, never naming the host's files."""
+    return hide_paths(_friendly_text(exc, tr))
+
+
+def _friendly_text(exc: BaseException, tr: Lang) -> str:
     if isinstance(exc, IllegalChoice):
         return tr._(
             "That's not a legal choice now. Start typing in `/ada play` to see the legal ones."

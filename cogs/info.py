@@ -1,10 +1,11 @@
 """Information, shown only to the asker: board, Mills, score, log, rules, hand, final scorepad,
-the games of the server, help. Everything here is drawn or written from the asker's own view of
+a finished game's record (export), the games of the server, help. Everything here is drawn or written from the asker's own view of
 the game: another player's hand, deck and the scores that depend on them stay hidden."""
 
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 import discord
@@ -14,12 +15,13 @@ from discord.ext import commands
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
 from cogs.rules_help import rules_text
-from cogs.service import Oops
+from cogs.service import Oops, status_problem
 from cogs.text import escape
 from engine import GameState
 from engine.scoring import CATEGORIES
 from engine.scoring import score as score_so_far
 from i18n import N_, Lang
+from i18n import game as words
 from store import GameRecord
 
 HIDDEN_CATEGORIES = ("Partners", "Meetings")  # depend on the hidden hand and deck
@@ -280,6 +282,46 @@ class InfoCog(AdaCog, name="Info"):
         await interaction.followup.send(
             embed=ui.final_embed(rec, state, "scorepad.png" if files else None, tr),
             files=files,
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="export",
+        description="A finished game's record as a file you can replay (only to you).",
+    )
+    @app_commands.describe(game="The game number (default: this thread's game).")
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @friendly
+    async def export(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """A finished game's record as a JSON file: its setup, edition, rules version and
+        choices, and its log in your language; ``python -m engine replay FILE`` replays it to the
+        final scores. Only once the game is over: before that, its seed and choices would
+        reveal the players' hidden cards (and a cancelled game's stay hidden for good)."""
+        await defer(interaction)
+        rec = await self.find_game(interaction, game, ("finished",))
+        if rec.status == "active":
+            raise Oops(
+                "Game #{id} is still being played. Its record can be exported once it is over: "
+                "before that it would reveal the players' hidden cards.",
+                id=rec.id,
+            )
+        problem = status_problem(rec, ("finished",))
+        if problem:
+            raise problem
+        record = await self.store.game_record(rec.id)
+        state, _ = await self.store.load_state(rec.id)
+        tr = await self.lang_of(interaction)
+        record["language"] = tr.code
+        record["log"] = [words.log_line(tr, state, line) for line in state.log]
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+        await interaction.followup.send(
+            tr._(
+                "The record of game #{id} ({moves} moves). `python -m engine replay` replays it "
+                "to the final scores.",
+                id=rec.id,
+                moves=len(record["choices"]),
+            ),
+            file=discord.File(io.BytesIO(data), f"adas-dream-game-{rec.id}.json"),
             ephemeral=True,
         )
 

@@ -18,6 +18,7 @@ from cogs.base import AdaCog, defer, friendly, language_choices, say
 from cogs.records import lobby_reliability
 from cogs.service import Oops, PublishError
 from cogs.text import clean_name
+from engine.edition import edition_problem
 from i18n import N_, Lang
 from store import GameRecord, LobbyError
 
@@ -141,11 +142,24 @@ class LobbyCog(AdaCog, name="Lobby"):
                 permissions=", ".join(tr._(NEEDED_PERMISSIONS[p]) for p in missing),
             )
         await defer(interaction)  # privately: a refusal is for the asker only
+        await self.check_edition(interaction)
         async with self.creating[interaction.guild_id or 0]:  # one check-and-create at a time
             await self.check_limits(interaction)
             code = language.value if language else await self.server_language(interaction)
             await self.create(
                 interaction, channel, players, ai, policy, reminder_hours, standin_hours, join, code
+            )
+
+    async def check_edition(self, interaction: discord.Interaction[Any]) -> None:
+        """Refuse a new game whose edition (the server's, else the bot's default) can't be
+        loaded: its lobby could never start. The reason names the host's files: the log's."""
+        settings = await self.store.guild_settings(interaction.guild_id or 0)
+        problem = await asyncio.to_thread(edition_problem, settings.edition)
+        if problem is not None:
+            log.error("refused a new game in server %s: %s", interaction.guild_id, problem)
+            raise Oops(
+                "New games can't be set up right now: the bot can't load its edition of the "
+                "cards and board. The bot's operator can see why in its log."
             )
 
     async def server_language(self, interaction: discord.Interaction[Any]) -> str:
@@ -375,6 +389,7 @@ class LobbyCog(AdaCog, name="Lobby"):
             try:
                 await self.games.after_change(rec, None, state, 0)
             except PublishError as exc:
+                log.warning("game %s started, but its turn could not be posted: %s", rec.id, exc)
                 self.games.stale.add(rec.id)
                 mine = await self.lang_of(interaction)
                 await say(

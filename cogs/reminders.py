@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import i18n
+from cogs.backoff import Backoff
 from cogs.base import AdaCog, defer, friendly, language_choices, say
 from i18n import Lang
 from store import EditionMissing, GameBroken, GameRecord, Reminder
@@ -33,6 +34,8 @@ class RemindersCog(AdaCog, name="Reminders"):
 
     async def cog_load(self) -> None:
         await super().cog_load()
+        self.trouble = Backoff("sending a reminder", log)
+        """Games whose reminder could not be sent: tried again with growing pauses."""
         self.reminder_loop.change_interval(seconds=self.games.cfg.reminder_interval)
         self.reminder_loop.start()
 
@@ -92,25 +95,33 @@ class RemindersCog(AdaCog, name="Reminders"):
                     await self.left_notice(rec, rem.user_id)
                     await self.store.mark_reminder_sent(rem.id, now=now, owner=owner)
                     continue  # no more reminders for someone who left
+                if not self.trouble.due(rec.id, now):  # it failed lately: after a pause
+                    await self.store.release_reminder(rem.id, owner)
+                    continue
                 due.setdefault(rem.user_id, []).append((rem, rec, hours))
             except Exception:
                 log.exception("reminder %s failed", rem.id)
         sent = 0
         for user_id, items in due.items():
+            delivered = False
             try:
                 if len(items) == 1:
                     rem, rec, _hours = items[0]
-                    delivered = await self.send_reminder(rec, user_id, rem.attempt)
+                    await self.send_reminder(rec, user_id, rem.attempt)
                 else:
-                    delivered = await self.send_reminders(user_id, [rec for _, rec, _ in items])
+                    await self.send_reminders(user_id, [rec for _, rec, _ in items])
+                delivered = True
+            except discord.HTTPException as exc:
+                for _rem, rec, _hours in items:
+                    self.trouble.failed(rec.id, now, exc)  # tried again after a pause
             except Exception:
                 log.exception("reminders of user %s failed", user_id)
-                delivered = False
-            for rem, _rec, hours in items:
+            for rem, rec, hours in items:
                 try:
                     if not delivered:
-                        await self.store.release_reminder(rem.id, owner)  # tried again next round
+                        await self.store.release_reminder(rem.id, owner)
                         continue
+                    self.trouble.succeeded(rec.id, now)
                     if not await self.store.mark_reminder_sent(rem.id, now=now, owner=owner):
                         log.warning(
                             "reminder %s: the claim ran out while it was being sent", rem.id
@@ -128,9 +139,10 @@ class RemindersCog(AdaCog, name="Reminders"):
                     log.exception("reminder %s failed", rem.id)
         return sent
 
-    async def send_reminders(self, user_id: int, recs: list[GameRecord]) -> bool:
+    async def send_reminders(self, user_id: int, recs: list[GameRecord]) -> None:
         """One DM for several games waiting on the member ("3 games are waiting for you"),
-        else a reminder in each game's thread."""
+        else a reminder in each game's thread; raises discord.HTTPException if none could be
+        sent."""
         tr = await self.games.dm_lang(recs[0], user_id)
         links = [
             tr._("#{id}: {link}", id=rec.id, link=await self.games.current_link(rec))
@@ -153,11 +165,19 @@ class RemindersCog(AdaCog, name="Reminders"):
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                 await user.send(text)
                 log.info("reminded user %s of %d games by DM", user_id, len(recs))
-                return True
+                return
             except discord.HTTPException as exc:
                 log.info("DM to %s failed (%s); reminding in the threads", user_id, exc)
-        results = [await self.send_reminder(rec, user_id, 1, dm=False) for rec in recs]
-        return any(results)
+        failure: discord.HTTPException | None = None
+        reached = False
+        for rec in recs:
+            try:
+                await self.send_reminder(rec, user_id, 1, dm=False)
+                reached = True
+            except discord.HTTPException as exc:
+                failure = exc
+        if not reached and failure is not None:
+            raise failure
 
     async def left_notice(self, rec: GameRecord, user_id: int) -> None:
         log.info("game %s: user %s has left the server", rec.id, user_id)
@@ -174,7 +194,9 @@ class RemindersCog(AdaCog, name="Reminders"):
 
     async def send_reminder(
         self, rec: GameRecord, user_id: int, attempt: int, *, dm: bool = True
-    ) -> bool:
+    ) -> None:
+        """By DM (if the member wants that, ``dm``, and it goes through), else in the thread;
+        raises discord.HTTPException if neither could be sent."""
         link = await self.games.current_link(rec)
         settings = await self.store.user_settings(user_id)
         mode = (settings.ping_mode or "dm") if dm else "channel"
@@ -194,22 +216,17 @@ class RemindersCog(AdaCog, name="Reminders"):
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                 await user.send(text(await self.games.dm_lang(rec, user_id)))
                 log.info("game %s: reminded user %s by DM", rec.id, user_id)
-                return True
+                return
             except discord.HTTPException as exc:
                 log.info(
                     "game %s: DM to %s failed (%s); reminding in the thread", rec.id, user_id, exc
                 )
-        try:
-            channel = await self.games.channel(rec.thread_id or rec.channel_id)
-            await channel.send(
-                f"<@{user_id}> {text(self.game_lang(rec))}",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
-            log.info("game %s: reminded user %s in the thread", rec.id, user_id)
-            return True
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not remind user %s: %s", rec.id, user_id, exc)
-            return False
+        channel = await self.games.channel(rec.thread_id or rec.channel_id)
+        await channel.send(
+            f"<@{user_id}> {text(self.game_lang(rec))}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+        )
+        log.info("game %s: reminded user %s in the thread", rec.id, user_id)
 
     @app_commands.command(
         name="reminders",

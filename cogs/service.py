@@ -19,6 +19,7 @@ import contextvars
 import io
 import logging
 import os
+import re
 import socket
 import time
 from collections import defaultdict
@@ -31,6 +32,7 @@ import discord
 
 import i18n
 from cogs import media, thinking, ui
+from cogs.backoff import Backoff
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
 from engine.state import Choice
@@ -150,6 +152,28 @@ def game_lang(rec: GameRecord) -> Lang:
     return i18n.get(rec.options.get("language") or "en")
 
 
+RESTORE_LOOKBACK = 20
+"""Messages of a thread read at start to notice a restored backup (``notice_restore``)."""
+
+_CONTROL = re.compile(r"^ada:[a-z]+:(\d+):(\d+)")
+
+
+def shown_seq(message: discord.Message, game_id: int) -> int | None:
+    """The move a message's controls are for (their custom ids carry game and seq), or None."""
+    found: int | None = None
+    stack: list[Any] = list(message.components)
+    while stack:
+        item = stack.pop()
+        match = _CONTROL.match(getattr(item, "custom_id", None) or "")
+        if match and int(match.group(1)) == game_id:
+            found = max(found or 0, int(match.group(2)))
+        stack += list(getattr(item, "children", None) or [])
+        accessory = getattr(item, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found
+
+
 class GameService:
     def __init__(self, bot: discord.Client, config: BotConfig) -> None:
         self.bot = bot
@@ -162,6 +186,8 @@ class GameService:
         self.shown: dict[int, Shown] = {}
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
         self.thinking = thinking.Thinking(config.ai_workers)
+        self.thread_trouble = Backoff("updating the thread", log)
+        """Games whose thread failed to update: retried with growing pauses (``repair``)."""
         self._languages: dict[int, tuple[str | None, float]] = {}
         self._members: dict[tuple[int, int], tuple[bool, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -275,7 +301,9 @@ class GameService:
                 delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
                 if self.metrics is not None:
                     self.metrics.retries.labels(what.split(" of game")[0]).inc()
-                log.warning("%s failed (%s); retry %d in %.2fs", what, exc, attempt + 1, delay)
+                # INFO: a call that then works is no trouble; one that doesn't is the caller's
+                # to report (once per game: ``repair``'s backoff)
+                log.info("%s failed (%s); retry %d in %.2fs", what, exc, attempt + 1, delay)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")
 
@@ -403,7 +431,7 @@ class GameService:
             await self._shown(rec, msg, image, seq, posted=True)
             return msg
         except discord.HTTPException as exc:
-            log.error("game %s: could not show decision %s: %s", rec.id, seq, exc)
+            log.info("game %s: could not show decision %s: %s", rec.id, seq, exc)
             raise PublishError(str(exc)) from exc
 
     async def away_note(self, rec: GameRecord, seat: SeatRecord | None) -> str | None:
@@ -438,6 +466,7 @@ class GameService:
                 rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now()
             )
         self.stale.discard(rec.id)
+        self.thread_trouble.succeeded(rec.id, self.now())
 
     async def shrink(
         self, rec: GameRecord, state: GameState, channel_id: int, message_id: int
@@ -501,8 +530,9 @@ class GameService:
                 rec.id, "final", channel.id, msg.id, len(state.history), now=self.now()
             )
             self.stale.discard(rec.id)
+            self.thread_trouble.succeeded(rec.id, self.now())
         except discord.HTTPException as exc:
-            log.error("game %s: could not post the final scores: %s", rec.id, exc)
+            log.info("game %s: could not post the final scores: %s", rec.id, exc)
             raise PublishError(str(exc)) from exc
 
     async def after_change(
@@ -534,8 +564,10 @@ class GameService:
                 self.kick_ai(rec.id)
 
     async def repair(self, game_id: int) -> None:
-        """Bring a game's thread up to date if an earlier update failed (call without the lock)."""
-        if game_id not in self.stale:
+        """Bring a game's thread up to date if an earlier update failed (call without the lock).
+        After a failure the game waits a growing pause before the next try (``cogs.backoff``):
+        an outage costs one warning per game, not one per round."""
+        if game_id not in self.stale or not self.thread_trouble.due(game_id, self.now()):
             return
         async with self.locks[game_id]:
             if game_id not in self.stale:
@@ -545,8 +577,19 @@ class GameService:
             try:
                 await self.bring_up_to_date(await self.store.get_game(game_id))
                 self.stale.discard(game_id)
-            except Exception:
-                log.warning("game %s: the thread is still out of date", game_id, exc_info=True)
+                self.thread_trouble.succeeded(game_id, self.now())
+            except Exception as exc:
+                self.thread_trouble.failed(game_id, self.now(), exc)
+
+    def thread_failed(self, game_id: int, exc: BaseException, what: str) -> None:
+        """A change was saved but the thread could not show it: ``repair`` does it later. Discord
+        failing (an outage) counts in the game's backoff, one warning a stretch; anything else
+        is a bug, logged with its traceback."""
+        self.stale.add(game_id)
+        if isinstance(exc, PublishError | discord.HTTPException):
+            self.thread_trouble.failed(game_id, self.now(), exc)
+        else:
+            log.error("game %s: %s", game_id, what, exc_info=exc)
 
     async def bring_up_to_date(self, rec: GameRecord) -> None:
         """Make the thread show the stored state (after a restart or a failed update). Call
@@ -560,12 +603,68 @@ class GameService:
         if mine is not None and mine.seq == seq:
             return
         record = await self.store.latest_message(rec.id, "turn")
+        if mine is None:  # the first look since this process started
+            await self.notice_restore(rec, seq, record.message_id if record else None)
         shown = mine.seq if mine is not None else record.seq if record is not None else None
         log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown, seq)
         dec = state.decision
         assert dec is not None
         passed = shown is None or await self.player_at(rec.id, shown) != dec.player
         await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
+
+    async def notice_restore(self, rec: GameRecord, seq: int, recorded: int | None) -> None:
+        """If the thread shows controls for moves the database does not have, the database was
+        restored from a backup: retire those controls and tell the thread, once, which move the
+        game is back at. One REST call (the thread's latest messages), none when the thread's
+        last message is the turn message the database ``recorded``."""
+        me = self.bot.user
+        if me is None:
+            return
+        try:
+            channel = await self.channel(rec.thread_id or rec.channel_id)
+            last = getattr(channel, "last_message_id", None)
+            if recorded is not None and last == recorded:
+                return  # nothing was posted after what the database knows
+            ahead: dict[int, int] = {}  # message id -> the move its controls are for
+            async for msg in channel.history(limit=RESTORE_LOOKBACK):
+                shown = shown_seq(msg, rec.id) if msg.author.id == me.id else None
+                if shown is not None and shown > seq:
+                    ahead[msg.id] = shown
+        except discord.HTTPException as exc:
+            log.info("game %s: could not look for a restore: %s", rec.id, exc)
+            return
+        if not ahead:
+            return
+        undone = [m for m, shown in ahead.items() if await self.lost_in_restore(rec.id, shown)]
+        if not undone:
+            return
+        log.warning(
+            "game %s: the thread shows moves the database does not have: restored from a"
+            " backup, the game is back at move %s",
+            rec.id,
+            seq,
+        )
+        tr = game_lang(rec)
+        for message_id in undone:
+            await self.retire(
+                rec, channel.id, message_id, tr._("-# This turn was undone by a restore.")
+            )
+        await self.announce(
+            rec,
+            tr._(
+                "⚠️ Game #{id} was restored from a backup: it is back at move {seq}, and the "
+                "moves made after that are undone. The current turn is below.",
+                id=rec.id,
+                seq=seq,
+            ),
+        )
+
+    async def lost_in_restore(self, game_id: int, seq: int) -> bool:
+        """Was move ``seq`` (shown by a message, ahead of the game) lost to a restored backup?
+        An undo also leaves messages ahead, but the undone choice's row is still there; a
+        restored database never had it."""
+        rows = await self.store.choices(game_id, include_undone=True)
+        return all(c.seq != seq - 1 for c in rows)
 
     async def player_at(self, game_id: int, seq: int) -> int | None:
         """Who was deciding after the first ``seq`` moves (a replay, off the event loop)."""
@@ -590,6 +689,13 @@ class GameService:
         if seat is None:
             raise Oops("You're not playing in game #{id}.", id=rec.id)
         state, current = await self.store.load_state(rec.id)
+        if seq is not None and seq > current and await self.lost_in_restore(rec.id, seq):
+            raise Oops(
+                "This game was restored from a backup and is back at move {seq}: that message "
+                "is from a turn that was undone. The current turn: {link}",
+                seq=current,
+                link=await self.current_link(rec),
+            )
         if seq is not None and seq != current:
             raise Oops(
                 "That message is out of date: the game has moved on. The current turn: {link}",
@@ -665,11 +771,10 @@ class GameService:
         try:  # (the move's transaction scheduled the next reminder)
             await self.after_change(rec, old, new, seq, note=note, schedule=False)
             return True
-        except Exception:
-            log.exception(
-                "game %s: move %s saved, but the thread could not be updated", rec.id, seq
+        except Exception as exc:
+            self.thread_failed(
+                rec.id, exc, f"move {seq} saved, but the thread could not be updated"
             )
-            self.stale.add(rec.id)
             return False
 
     async def undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
@@ -836,7 +941,8 @@ class GameService:
             self.counted("ai", cur - seq)
             try:
                 await self.after_change(rec, now_state, new, cur, from_ai=True, schedule=False)
-            except Exception:
-                log.exception("game %s: AI turn saved, but the thread could not be updated", rec.id)
-                self.stale.add(rec.id)
+            except Exception as exc:
+                self.thread_failed(
+                    rec.id, exc, "AI turn saved, but the thread could not be updated"
+                )
             return new

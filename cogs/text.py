@@ -47,6 +47,17 @@ def unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+# An absolute file path of the host (two segments at least: "/ada cancel" is a command, and a
+# URL's slashes follow a letter, a colon or another slash).
+_HOST_PATH = re.compile(r"(?<![\w:/<.~-])/(?:[^\s/'\"`()<>]+/)+[^\s/'\"`()<>:,;]*")
+
+
+def hide_paths(text: str) -> str:
+    """``text`` without the host's absolute file paths (each becomes "…"): what players see
+    never names the server's files; the log keeps the detail."""
+    return _HOST_PATH.sub("…", text)
+
+
 def shorten(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters at a word boundary with an ellipsis; line breaks stay."""
     if len(text) <= limit:

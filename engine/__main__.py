@@ -5,6 +5,7 @@
         [--budget SECONDS] [--iterations N] [--candidates N] [--edition NAME]
     python -m engine check-edition FILE [FILE ...]   # check edition files against the rules
     python -m engine editions                        # the editions this engine has
+    python -m engine replay FILE [--json]            # replay a game record to its final scores
 
 Game i (0-based) uses seed S+i, and each seat's policy draws its randomness from that seed too, so
 the same arguments print the same output, except the lines starting with "timing:" (text) or the
@@ -277,7 +278,40 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ce.add_argument("files", nargs="+", metavar="FILE")
     sub.add_parser("editions", help="list the editions of this engine")
+    rp = sub.add_parser(
+        "replay", help="replay a game record (the bot's export) to its final scores"
+    )
+    rp.add_argument("file", metavar="FILE", help="a game record (JSON), or - for stdin")
+    rp.add_argument("--json", action="store_true", help="print the final scores as JSON")
     return parser
+
+
+def replay_file(path: str, as_json: bool, out: Any) -> int:
+    """Replay a record file: 0 and the final scores (or where it stopped), 1 with one line
+    saying what is wrong."""
+    from engine.record import RecordError, replay_record, summary
+
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        state = replay_record(json.loads(text))
+    except OSError as exc:
+        out.write(f"error: cannot read {path}: {exc.strerror or exc}\n")
+        return 1
+    except json.JSONDecodeError as exc:
+        out.write(f"error: {path} is not JSON ({exc.msg}, line {exc.lineno})\n")
+        return 1
+    except RecordError as exc:
+        out.write(f"error: {path}: {exc}\n")
+        return 1
+    if as_json:
+        scores = state.final_scores() if state.is_over else None
+        result = {"choices": len(state.history), "over": state.is_over, "final_scores": scores}
+        if state.is_over:
+            result["winner"] = state.winner()
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    else:
+        out.write("\n".join(summary(state)) + "\n")
+    return 0
 
 
 def check_editions(paths: list[str], out: Any) -> int:
@@ -337,6 +371,8 @@ def main(argv: list[str] | None = None, out: Any = None) -> int:
         return check_editions(args.files, out)
     if args.command == "editions":
         return list_editions(out)
+    if args.command == "replay":
+        return replay_file(args.file, args.json, out)
     if args.games < 0:
         raise SystemExit("--games must be 0 or more")
     if args.command == "selfplay":

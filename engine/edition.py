@@ -652,6 +652,28 @@ def edition(name: str) -> Edition:
     return library().get(name)
 
 
+def library_problem() -> str | None:
+    """Why this process's library of editions can't be read (its index.toml is broken or
+    missing), naming the file; None if it can."""
+    try:
+        library()
+    except EditionError as exc:
+        return str(exc)
+    return None
+
+
+def edition_problem(name: str | None = None) -> str | None:
+    """Why new games can't be set up with the edition `name` (default: the library's default):
+    the library's index is broken, or the edition is missing or unusable. The text names files
+    (for the operator's log, not for players); None if the edition is usable."""
+    try:
+        lib = library()
+        lib.get(name or lib.default)
+    except (EditionError, UnknownEdition) as exc:
+        return str(exc)
+    return None
+
+
 def default_edition_name() -> str:
     """The edition new games take unless told otherwise."""
     return library().default

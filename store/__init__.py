@@ -82,8 +82,18 @@ Audit and maintenance
     ``await store.verify_game(game_id)`` -> GameCheck; ``await store.mark_broken(game_id, why)``;
     ``await store.repair_game(game_id)`` (rebuild snapshots from seed + choices, restore status)
     ``await store.backup(dest)`` (SQLite); ``python bot.py check-db`` / ``backup DEST`` /
-    ``repair [GAME_ID...]`` / ``migrate`` / ``migrate-to-postgres SQLITE_PATH DATABASE_URL``
-    are ``store.cli.main(argv)`` (argv without the program name; ``--db PATH_OR_URL``).
+    ``repair [GAME_ID...]`` / ``migrate [--backed-up]`` / ``migrate-to-postgres SQLITE_PATH
+    DATABASE_URL`` / ``games`` / ``show ID`` / ``cancel ID`` / ``export ID`` / ``prune
+    --older-than AGE [--dry-run]`` are ``store.cli.main(argv)`` (argv without the program name;
+    ``--db PATH_OR_URL``; also ``python -m store ...``).
+    ``Store.open(location, upgrade="backup"|"apply"|"refuse")``: an older schema is backed up
+    (SQLite) before it is upgraded, or refused (``SchemaUpgradeNeeded``), see ``store.upgrade``.
+
+Operator (``store/operator.py``)
+    ``await store.list_games(guild_id=..., statuses=[...], older_than=timedelta(days=30))``
+    ``await store.game_record(game_id)`` -> the game's record (``engine.record``), replayable by
+        ``python -m engine replay FILE``
+    ``await store.prune_finished(timedelta(days=180), dry_run=True)`` -> PruneReport
 
 A game whose saved data is damaged (choice log, seats, a snapshot that is not what its choices
 replay to) is marked 'broken' (with ``broken_reason``) the moment it is detected;
@@ -109,6 +119,7 @@ from .errors import (
     MigrationError,
     NotYourTurn,
     SchemaTooNew,
+    SchemaUpgradeNeeded,
     StaleMove,
     StoreError,
 )
@@ -148,6 +159,7 @@ __all__ = [
     "NotYourTurn",
     "Reminder",
     "SchemaTooNew",
+    "SchemaUpgradeNeeded",
     "SeatRecord",
     "StaleMove",
     "Store",

@@ -48,6 +48,10 @@ GAME_COLUMNS = frozenset(
 """The games columns ``Tx.update_game`` may set."""
 
 
+ARCHIVE_DROPS = ("messages", "reminders", "standin_votes", "ai_turns")
+"""Tables whose rows of a game pruning deletes (``Tx.archive_game``), besides snapshots."""
+
+
 @dataclass(frozen=True)
 class GameRow:
     """One games row as stored (the store turns it into a ``GameRecord``). ``seq`` is whatever
@@ -185,6 +189,8 @@ class GameDump:
     """(reminder, created_at)"""
     votes: list[tuple[int, int, datetime]]
     """(seq, voter_id, voted_at)"""
+    archived_at: datetime | None = None
+    """When ``prune`` archived the game (None: not archived)."""
 
 
 @dataclass
@@ -316,6 +322,25 @@ class Tx(Protocol):
     async def put_bot_value(self, name: str, value: str, at: datetime) -> None: ...
     async def status_counts(self, guild_id: int | None) -> dict[str, int]:
         """How many games (of a guild, or all) are in each status (those with none left out)."""
+
+    # -- the operator's commands -----------------------------------------------------------
+    async def list_games(
+        self,
+        game_id: int | None,
+        guild_id: int | None,
+        statuses: list[str] | None,
+        updated_before: datetime | None,
+        limit: int,
+    ) -> list[tuple[GameRow, datetime | None]]:
+        """Games (newest first) with when each was archived (None: not archived)."""
+
+    async def archivable(self, finished_before: datetime, limit: int) -> list[int]:
+        """Finished games, not archived yet, that finished before the given time (oldest
+        first)."""
+
+    async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
+        """Drop the game's snapshots (but the one at ``keep_seq``) and its rows in
+        ``ARCHIVE_DROPS``, and mark it archived: how many rows of each table went."""
 
     # -- audit and copying -----------------------------------------------------------------
     async def integrity_problems(self) -> list[str]: ...

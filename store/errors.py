@@ -77,5 +77,10 @@ class SchemaTooNew(StoreError):
     """The database was written by a newer version of the bot."""
 
 
+class SchemaUpgradeNeeded(StoreError):
+    """The database is at an older schema version and this open may not upgrade it (see
+    ``store.upgrade``): nothing was changed; the message says how to upgrade."""
+
+
 class MigrationError(StoreError):
     """A migration file is malformed or failed to apply."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import secrets
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
 from engine import GameSetup, GameState, new_game
+from engine.edition import EditionError
 
 from . import choicelog, codec
 from .backend import GameRow, Tx, statuses_list
@@ -18,6 +20,8 @@ from .common import engine_options, found, game_record, options, require_lobby
 from .errors import GameNotActive, LobbyError
 from .models import OPEN_STATUSES, GameRecord, SeatRecord
 from .verify import Verified, seats_digest, to_move
+
+log = logging.getLogger("store")
 
 
 class LobbyMixin(StoreBase):
@@ -169,6 +173,13 @@ class LobbyMixin(StoreBase):
             try:
                 setup = GameSetup(players=len(names), seed=seed, names=names, **chosen)
                 state = new_game(setup)
+            except EditionError as exc:
+                # the detail names files of the host: the log's, not the players'
+                log.error("game %s can't start: its edition can't be used: %s", game_id, exc)
+                raise LobbyError(
+                    "The game can't start: the bot can't load its edition of the cards and"
+                    " board right now. The bot's operator can see why in its log."
+                ) from exc
             except (ValueError, TypeError) as exc:
                 raise LobbyError("The game can't start: {why}", why=exc) from exc
             order = list(state.seat_names)

@@ -22,6 +22,7 @@ import asyncpg
 
 from . import migrate
 from .backend import (
+    ARCHIVE_DROPS,
     GAME_COLUMNS,
     AiClaim,
     ChoiceRow,
@@ -55,6 +56,7 @@ from .models import (
     UserSettings,
 )
 from .timeutil import to_db, utcnow
+from .upgrade import DATA_TABLES, UpgradeGuard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -85,11 +87,22 @@ class PostgresDatabase:
 
     @classmethod
     async def open(
-        cls, url: str, *, migrations: list[migrate.Migration], pool_size: int = 10
+        cls,
+        url: str,
+        *,
+        migrations: list[migrate.Migration],
+        pool_size: int = 10,
+        guard: UpgradeGuard | None = None,
     ) -> PostgresDatabase:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
         try:
             async with pool.acquire() as conn:
+                if guard is not None and migrations:
+                    await guard.before_migrating(
+                        await current_version(conn),
+                        migrations[-1].version,
+                        holds_data=await _holds_data(conn),
+                    )
                 await migrate_postgres(conn, migrations)
         except BaseException:
             await pool.close()
@@ -124,6 +137,15 @@ class PostgresDatabase:
 
 
 # ---------------------------------------------------------------------------- migrations
+
+
+async def _holds_data(conn: asyncpg.Connection) -> bool:
+    """Whether the database has games or settings (in the tables that exist yet)."""
+    for table in DATA_TABLES:
+        if await conn.fetchval("SELECT to_regclass($1)", table) is not None:
+            if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+                return True
+    return False
 
 
 async def current_version(conn: asyncpg.Connection) -> int:
@@ -408,7 +430,8 @@ class PostgresTx:
                     ($9::boolean AND seq NOT IN (0, $2 + 1))
                     OR (NOT $9::boolean AND $10::boolean AND seq = $2))
             ), reminded AS (
-                UPDATE reminders SET status = 'cancelled'
+                -- a move makes the game's pending reminders moot: gone, not kept (issue 29)
+                DELETE FROM reminders
                 WHERE game_id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM g)
             ), reminder AS (
                 INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)
@@ -451,7 +474,7 @@ class PostgresTx:
             ), dropped AS (
                 DELETE FROM snapshots WHERE game_id = $1 AND seq > $4
             ), reminded AS (
-                UPDATE reminders SET status = 'cancelled' WHERE game_id = $1 AND status = 'pending'
+                DELETE FROM reminders WHERE game_id = $1 AND status = 'pending'
             ), game AS (
                 UPDATE games SET seq = $4, log_digest = $5, to_move = $6, updated_at = $2,
                     status = CASE WHEN $9::boolean THEN 'finished' ELSE 'active' END,
@@ -520,7 +543,8 @@ class PostgresTx:
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
         status = await self._c.execute(
-            "UPDATE reminders SET status = 'cancelled' WHERE game_id = $1 AND status = 'pending'"
+            # moot rows are deleted, not kept as 'cancelled': the table stays small (issue 29)
+            "DELETE FROM reminders WHERE game_id = $1 AND status = 'pending'"
             " AND ($2::bigint IS NULL OR user_id = $2)",
             game_id,
             user_id,
@@ -717,6 +741,51 @@ class PostgresTx:
             )
         return {str(r[0]): int(r[1]) for r in rows}
 
+    # -- the operator's commands -----------------------------------------------------------
+
+    async def list_games(
+        self,
+        game_id: int | None,
+        guild_id: int | None,
+        statuses: list[str] | None,
+        updated_before: datetime | None,
+        limit: int,
+    ) -> list[tuple[GameRow, datetime | None]]:
+        rows = await self._c.fetch(
+            f"SELECT {_GAME_COLS}, archived_at FROM games"
+            " WHERE ($1::bigint IS NULL OR guild_id = $1)"
+            " AND ($2::text[] IS NULL OR status = ANY($2::text[]))"
+            " AND ($3::timestamptz IS NULL OR updated_at < $3)"
+            " AND ($5::bigint IS NULL OR id = $5)"
+            " ORDER BY id DESC LIMIT $4",
+            guild_id,
+            statuses,
+            updated_before,
+            limit,
+            game_id,
+        )
+        return [(_game_row(r), r["archived_at"]) for r in rows]
+
+    async def archivable(self, finished_before: datetime, limit: int) -> list[int]:
+        rows = await self._c.fetch(
+            "SELECT id FROM games WHERE status = 'finished' AND archived_at IS NULL"
+            " AND finished_at < $1 ORDER BY finished_at, id LIMIT $2",
+            finished_before,
+            limit,
+        )
+        return [int(r[0]) for r in rows]
+
+    async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
+        status = await self._c.execute(
+            "DELETE FROM snapshots WHERE game_id = $1 AND seq <> $2", game_id, keep_seq
+        )
+        gone = {"snapshots": _count(status)}
+        for table in ARCHIVE_DROPS:
+            status = await self._c.execute(f"DELETE FROM {table} WHERE game_id = $1", game_id)
+            gone[table] = _count(status)
+        await self._c.execute("UPDATE games SET archived_at = $2 WHERE id = $1", game_id, at)
+        return gone
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:
@@ -756,9 +825,10 @@ class PostgresTx:
                 "SELECT seq, voter_id, voted_at FROM standin_votes WHERE game_id = $1", game_id
             )
         ]
+        archived = await c.fetchval("SELECT archived_at FROM games WHERE id = $1", game_id)
         return GameDump(
             game, await self.seats(game_id), choices, snaps, await self.messages(game_id, None),
-            rems, votes,
+            rems, votes, archived,
         )  # fmt: skip
 
     async def load_game(self, dump: GameDump) -> None:
@@ -819,6 +889,10 @@ class PostgresTx:
             "INSERT INTO standin_votes (game_id, seq, voter_id, voted_at) VALUES ($1, $2, $3, $4)",
             [(g.id, seq, voter, at) for seq, voter, at in dump.votes],
         )
+        if dump.archived_at is not None:
+            await c.execute(
+                "UPDATE games SET archived_at = $2 WHERE id = $1", g.id, dump.archived_at
+            )
 
     async def reset_ids(self) -> None:
         """After rows were inserted with their ids: new rows continue after the highest."""
@@ -856,7 +930,7 @@ def _count(status: str) -> int:
 
 
 def _game_row(r: asyncpg.Record) -> GameRow:
-    return GameRow(**{k: r[k] for k in r.keys()})
+    return GameRow(**{k: r[k] for k in r.keys() if k != "archived_at"})
 
 
 def _seat(r: asyncpg.Record) -> SeatRecord:

@@ -53,6 +53,7 @@ import aiosqlite
 
 from . import migrate
 from .backend import (
+    ARCHIVE_DROPS,
     GAME_COLUMNS,
     AiClaim,
     ChoiceRow,
@@ -87,6 +88,7 @@ from .models import (
     UserSettings,
 )
 from .timeutil import from_db, to_db, utcnow
+from .upgrade import DATA_TABLES, UpgradeGuard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -156,8 +158,8 @@ MOVE_WRITES = (
             updated_at = NEW.at, status = CASE WHEN NEW.over THEN 'finished' ELSE 'active' END,
             finished_at = CASE WHEN NEW.over THEN NEW.at END
         WHERE id = NEW.game_id;
-        UPDATE reminders SET status = 'cancelled'
-        WHERE game_id = NEW.game_id AND status = 'pending';
+        -- a move makes the game's pending reminders moot: gone, not kept (issue 29)
+        DELETE FROM reminders WHERE game_id = NEW.game_id AND status = 'pending';
         -- the next person's first reminder (``insert_reminder``'s row)
         INSERT INTO reminders (game_id, user_id, due_at, seq, attempt, created_at)
         SELECT NEW.game_id, NEW.remind_user, NEW.remind_due, NEW.seq + 1,
@@ -261,6 +263,7 @@ class SQLiteDatabase:
         migrations: list[migrate.Migration],
         synchronous: str = "FULL",
         busy_timeout_ms: int = 15_000,
+        guard: UpgradeGuard | None = None,
     ) -> SQLiteDatabase:
         if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(f"bad synchronous mode {synchronous!r}")
@@ -268,6 +271,9 @@ class SQLiteDatabase:
             path.parent.mkdir(parents=True, exist_ok=True)
         opened: list[aiosqlite.Connection] = []
         try:
+            if guard is not None and migrations:  # before anything touches the file
+                version, data = await asyncio.to_thread(_file_version, path, busy_timeout_ms)
+                await guard.before_migrating(version, migrations[-1].version, holds_data=data)
             writer = await _connect(path, synchronous.upper(), busy_timeout_ms, opened)
             await migrate_sqlite(writer, migrations)
             for sql in MOVE_WRITES:
@@ -506,6 +512,29 @@ async def _enable_wal(conn: aiosqlite.Connection, timeout: float) -> None:
 
 
 # ---------------------------------------------------------------------------- migrations
+
+
+def _file_version(path: Path, busy_timeout_ms: int) -> tuple[int, bool]:
+    """The schema version of a SQLite file (0: no file, or empty) and whether it holds games
+    or settings, read without changing it."""
+    if not path.is_file():
+        return 0, False
+    conn = sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_timeout_ms / 1000
+    )
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "schema_version" not in tables:
+            return 0, False
+        version = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+        data = any(
+            conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone()
+            for t in DATA_TABLES
+            if t in tables
+        )
+        return int(version[0]), data
+    finally:
+        conn.close()
 
 
 async def current_version(conn: aiosqlite.Connection) -> int:
@@ -897,8 +926,7 @@ class SQLiteTx:
             ),
         )
         await self._run(
-            "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'",
-            (u.game_id,),
+            "DELETE FROM reminders WHERE game_id = ? AND status = 'pending'", (u.game_id,)
         )
 
     # -- messages --------------------------------------------------------------------------
@@ -938,7 +966,8 @@ class SQLiteTx:
     # -- reminders and AI turns ------------------------------------------------------------
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
-        sql = "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'"
+        # moot rows are deleted, not kept as 'cancelled': the table stays small (issue 29)
+        sql = "DELETE FROM reminders WHERE game_id = ? AND status = 'pending'"
         args: list[Any] = [game_id]
         if user_id is not None:
             sql += " AND user_id = ?"
@@ -1108,6 +1137,56 @@ class SQLiteTx:
         rows = await self._all(f"SELECT status, COUNT(*) FROM games{where} GROUP BY status", args)
         return {str(r[0]): int(r[1]) for r in rows}
 
+    # -- the operator's commands -----------------------------------------------------------
+
+    async def list_games(
+        self,
+        game_id: int | None,
+        guild_id: int | None,
+        statuses: list[str] | None,
+        updated_before: datetime | None,
+        limit: int,
+    ) -> list[tuple[GameRow, datetime | None]]:
+        where: list[str] = ["1 = 1"]
+        args: list[Any] = []
+        if game_id is not None:
+            where.append("id = ?")
+            args.append(game_id)
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            args.append(guild_id)
+        if statuses is not None:
+            where.append(f"status IN ({','.join('?' * len(statuses))})")
+            args += statuses
+        if updated_before is not None:
+            where.append("updated_at < ?")
+            args.append(to_db(updated_before))
+        rows = await self._all(
+            f"SELECT {_GAME_COLS}, archived_at FROM games WHERE {' AND '.join(where)}"
+            " ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        )
+        return [(_game_row(r), _opt_dt(r["archived_at"])) for r in rows]
+
+    async def archivable(self, finished_before: datetime, limit: int) -> list[int]:
+        rows = await self._all(
+            "SELECT id FROM games WHERE status = 'finished' AND archived_at IS NULL"
+            " AND finished_at < ? ORDER BY finished_at, id LIMIT ?",
+            (to_db(finished_before), limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def archive_game(self, game_id: int, keep_seq: int, at: datetime) -> dict[str, int]:
+        cur = await self._run(
+            "DELETE FROM snapshots WHERE game_id = ? AND seq <> ?", (game_id, keep_seq)
+        )
+        gone = {"snapshots": cur.rowcount}
+        for table in ARCHIVE_DROPS:
+            cur = await self._run(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            gone[table] = cur.rowcount
+        await self._run("UPDATE games SET archived_at = ? WHERE id = ?", (to_db(at), game_id))
+        return gone
+
     # -- audit and copying -----------------------------------------------------------------
 
     async def integrity_problems(self) -> list[str]:
@@ -1147,6 +1226,7 @@ class SQLiteTx:
                 "SELECT seq, voter_id, voted_at FROM standin_votes WHERE game_id = ?", (game_id,)
             )
         ]
+        [archived] = await self._all("SELECT archived_at FROM games WHERE id = ?", (game_id,))
         return GameDump(
             game,
             await self.seats(game_id),
@@ -1155,6 +1235,7 @@ class SQLiteTx:
             await self.messages(game_id, None),
             rems,
             votes,
+            _opt_dt(archived[0]),
         )
 
     async def load_game(self, dump: GameDump) -> None:
@@ -1233,6 +1314,10 @@ class SQLiteTx:
             "INSERT INTO standin_votes (game_id, seq, voter_id, voted_at) VALUES (?, ?, ?, ?)",
             [(g.id, seq, voter, to_db(at)) for seq, voter, at in dump.votes],
         )
+        if dump.archived_at is not None:
+            await self._run(
+                "UPDATE games SET archived_at = ? WHERE id = ?", (to_db(dump.archived_at), g.id)
+            )
 
     async def reset_ids(self) -> None:
         pass  # INTEGER PRIMARY KEY continues after the highest id by itself

@@ -8,6 +8,7 @@
     ops.py       the bot's own facts (synced commands), games by status, transaction times
     audit.py     verify by replay (check-db), repair
     records.py   results of finished games, members' sums and ratings, time away, privacy
+    operator.py  the operator's list of games, a game's record (export), pruning
 
 Their SQL is in the backends, one file each: ``sqlite.py`` (default) and ``postgres.py``.
 """
@@ -28,10 +29,12 @@ from .config import database_location, is_postgres, redact
 from .errors import StoreError
 from .lobby import LobbyMixin
 from .messages import MessagesMixin
+from .operator import OperatorMixin
 from .ops import OpsMixin
 from .play import PlayMixin
 from .records import RecordsMixin
 from .settings import SettingsMixin
+from .upgrade import UpgradeGuard, UpgradeMode
 from .work import WorkMixin
 
 __all__ = ["CHECKPOINT_EVERY", "Store"]
@@ -47,6 +50,7 @@ class Store(
     SettingsMixin,
     AuditMixin,
     OpsMixin,
+    OperatorMixin,
 ):
     """Async game store. Create with ``await Store.open(location)``; close with ``await
     store.close()`` (or ``async with await Store.open(...) as store``).
@@ -58,6 +62,11 @@ class Store(
     def __init__(self, db: Database, *, cache_states: int = 2000) -> None:
         self._db = db
         self._verified = VerifiedGames(cache_states)
+        self.upgrade_backup: BackupResult | None = None
+        """The copy taken before ``open`` upgraded the schema (None: no upgrade, or none
+        taken)."""
+        self.upgraded_from: int | None = None
+        """The schema version ``open`` upgraded the database from (None: not upgraded)."""
 
     @classmethod
     async def open(
@@ -69,6 +78,7 @@ class Store(
         busy_timeout_ms: int = 15_000,
         pool_size: int = 10,
         cache_states: int = 2000,
+        upgrade: UpgradeMode = "backup",
     ) -> Store:
         """Open the database and apply pending migrations.
 
@@ -81,8 +91,16 @@ class Store(
         'NORMAL' is faster and still survives a crashed or killed process. PostgreSQL:
         ``pool_size`` connections at most. ``cache_states``: verified game states kept in
         memory (see ``store.cache``).
+
+        ``upgrade``: what to do with a database at an older schema version (``store.upgrade``):
+        "backup" (SQLite: copy it first, then migrate; PostgreSQL: refuse, saying to pg_dump),
+        "apply" (migrate: the operator has a copy) or "refuse" (never migrate: raises
+        ``SchemaUpgradeNeeded``). A new, empty database is migrated in every mode.
         """
         where = database_location() if location is None else location
+        guard = UpgradeGuard(
+            upgrade, str(where), sqlite_path=None if is_postgres(str(where)) else Path(where)
+        )
         if is_postgres(str(where)):
             from .postgres import PostgresDatabase
 
@@ -90,7 +108,7 @@ class Store(
                 Path(migrations_dir) if migrations_dir else "postgres"
             )
             db: Database = await PostgresDatabase.open(
-                str(where), migrations=migrations, pool_size=pool_size
+                str(where), migrations=migrations, pool_size=pool_size, guard=guard
             )
         else:
             from .sqlite import SQLiteDatabase
@@ -103,8 +121,12 @@ class Store(
                 migrations=migrations,
                 synchronous=synchronous,
                 busy_timeout_ms=busy_timeout_ms,
+                guard=guard,
             )
-        return cls(db, cache_states=cache_states)
+        store = cls(db, cache_states=cache_states)
+        store.upgrade_backup = guard.backup
+        store.upgraded_from = guard.upgraded_from
+        return store
 
     @property
     def backend(self) -> str:

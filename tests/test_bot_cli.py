@@ -34,6 +34,8 @@ def test_check_db_and_backup(tmp_path: Path, capsys: Any) -> None:
     assert "OK" in capsys.readouterr().out
     assert bot.main(["backup", str(tmp_path / "copy.db"), "--db", str(db)]) == 0
     assert (tmp_path / "copy.db").is_file()
+    assert bot.main(["games", "--db", str(db)]) == 0  # the operator's commands too
+    assert "1 game(s)." in capsys.readouterr().out
 
 
 def test_unknown_subcommand_prints_the_usage(capsys: Any) -> None:
@@ -92,3 +94,30 @@ def test_every_shipped_folder_is_a_package_setuptools_knows() -> None:
         for sub in folder.iterdir():
             if sub.is_dir() and sub.name != "__pycache__" and any(sub.iterdir()):
                 assert f"{package}.{sub.name}" in packages, sub
+
+
+def test_a_database_the_bot_cannot_use_stops_it_with_one_line(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    """Written by a newer bot (or older on PostgreSQL, or unreachable): one line, exit code 2,
+    before connecting to Discord."""
+    import sqlite3
+
+    db = tmp_path / "ada.db"
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT, checksum TEXT,"
+        " applied_at TEXT)"
+    )
+    conn.execute("INSERT INTO schema_version VALUES (999, 'future', 'x', '2030-01-01')")
+    conn.commit()
+    conn.close()
+    ran: list[bool] = []
+    monkeypatch.setattr(bot.AdaBot, "run", lambda self, *a, **k: ran.append(True))
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DATABASE_URL", "")
+    monkeypatch.setenv("DATABASE_PATH", str(db))
+    assert bot.main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "newer bot" in err
+    assert ran == []

@@ -23,6 +23,7 @@ async def sqlite_with_every_kind_of_game(path) -> dict[str, int]:
     try:
         finished, _ = await started_game(store, seed=1, channel_id=1)
         await play(store, finished, random.Random(1))
+        assert (await store.prune_finished(timedelta(0))).games == [finished]  # archived
         mid, state = await started_game(store, seed=2, channel_id=2)
         state = await play(store, mid, random.Random(2), 40)
         # an undone move keeps its row
@@ -73,6 +74,7 @@ async def everything(store: Store, gid: int) -> tuple:
         await store.choices(gid, include_undone=True),
         await store.messages(gid),
         await store.reminders(gid),
+        (await store.list_games(game_id=gid))[0].archived_at,
     )
 
 

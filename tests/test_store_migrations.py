@@ -135,7 +135,7 @@ class TestMigrate:
                 "INSERT INTO games (guild_id, channel_id, creator_id, created_at, updated_at)"
                 f" VALUES (1, 2, 3, '{created}', '{created}')",
             )
-        s = await Store.open(old)
+        s = await Store.open(old, upgrade="apply")  # (the upgrade's backup: test_store_operator)
         try:
             assert await s.schema_version() == LATEST
             if start >= 1:
