@@ -7,6 +7,12 @@ drew and every mark inside a token (a die's colour letter, a disc's seat number,
 operator, a badge's value) has a font size s, the em size in pixels handed to FreeType (what CSS
 calls font-size), with  s * 550 / image width >= 12.  The states are sampled from seeded random
 games of 2, 3 and 4 players (every 23rd decision, plus the first decision of every kind met).
+
+The phone rule (issue 28): a phone shows the decision picture about 295 px wide (a 420 px
+window). There every text of the focus image and every mark inside a token is at least 10 px
+tall, measured as the ink height of a capital letter or a digit of the font it is drawn in
+(``TextItem.cap``, ``GlyphItem.cap``; Japanese kana and kanji are taller still):
+cap * 300 / image width >= 10, in English, Spanish and Japanese.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ ED = edition(FIRST_EDITION)
 
 INLINE_WIDTH = 550
 MIN_INLINE_PX = 12
+PHONE_WIDTH = 300
+MIN_PHONE_CAP = 10
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 # Choices that point at nothing on the picture (pass, skip, the Publish action, Steam, ...).
@@ -90,6 +98,22 @@ def assert_legible(cv: Canvas, what: str) -> None:
     for g in cv.glyphs:
         assert g.size * scale >= MIN_INLINE_PX, (
             f"{what}: mark {g.text!r} at {g.size} px is {g.size * scale:.1f} px at 550 px wide"
+        )
+
+
+def assert_phone_legible(cv: Canvas, what: str) -> None:
+    """The phone rule of this module's docstring."""
+    scale = PHONE_WIDTH / cv.width
+    for t in cv.texts:
+        if t.shown:
+            assert t.cap * scale >= MIN_PHONE_CAP, (
+                f"{what}: text {t.shown!r} at {t.size} px is {t.cap * scale:.1f} px tall at "
+                f"{PHONE_WIDTH} px wide"
+            )
+    for g in cv.glyphs:
+        assert g.cap * scale >= MIN_PHONE_CAP, (
+            f"{what}: mark {g.text!r} at {g.size} px is {g.cap * scale:.1f} px tall at "
+            f"{PHONE_WIDTH} px wide"
         )
 
 
@@ -190,6 +214,29 @@ class TestLegibleInline:
                 assert_text_ok(cv)
             seen.add(focus_of(st).kind)
         assert seen >= {"workshop", "map", "meetings", "lectures", "mill", "study", "research"}
+
+    @pytest.mark.parametrize("lang", ["en", "es", "ja"])
+    def test_focus_images_on_a_phone(self, lang: str) -> None:
+        """The phone rule of the module docstring, for the decider's picture and the public one,
+        over the sampled states (in Spanish and Japanese a third of them and the first of each
+        picture), with every text in
+        its box, uncut and not overlapping; the 550 px rule holds as well."""
+        import i18n
+
+        seen: set[str] = set()
+        with i18n.using(lang):
+            for n, st in enumerate(sampled_states()):
+                dec = st.decision
+                if dec is None or lang != "en" and n % 3 and focus_of(st).kind in seen:
+                    continue
+                for viewer in (dec.player, None):
+                    cv = draw_focus(st, viewer)
+                    what = f"{lang} focus of {dec.kind} for viewer {viewer}"
+                    assert_phone_legible(cv, what)
+                    assert_legible(cv, what)
+                    assert_text_ok(cv)
+                seen.add(focus_of(st).kind)
+        assert seen >= {"workshop", "map", "meetings", "lectures", "mill", "research"}
 
     def test_compact_mill_and_scorepad(self) -> None:
         for st in sampled_states()[::3]:
