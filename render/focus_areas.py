@@ -290,7 +290,7 @@ LAND = (214, 226, 184)
 REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
 MAP_MAX_H = 620  # the map's height in a picture, unless many destinations need more room
 MAP_CROWDED_H = 860
-NODE_R = 24  # a city on the map: large enough for its Prestige and a number at MIN_PX
+NODE_R = 27  # a city on the map: large enough for its Prestige and a letter at MIN_PX
 
 
 def _cost_of(st: GameState, dec: Pending, city: str) -> str:
@@ -304,8 +304,8 @@ def _cost_of(st: GameState, dec: Pending, city: str) -> str:
 
 
 def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
-    """The map around the decider, each destination numbered; under it the destinations by
-    number with their names, costs and discs (names on the map would not stay large)."""
+    """The map around the decider, each destination lettered; under it the destinations by
+    letter with their names, costs and discs (names on the map would not stay large)."""
     ed = st.edition
     seat = dec.player
     p = st.players[seat]
@@ -365,21 +365,22 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             _route(clip, local(pos(a)), local(pos(b)), kind, max(1.5, k))
     cv.im.paste(clip.im, (mx0, my0))
     cv.d.rectangle((mx0, my0, mx1, my1), outline=LINE, width=2)
-    # numbered from the cheapest journey (then by name), as listed under the map
+    # lettered from the cheapest journey (then by name), as listed under the map (letters, not
+    # numbers: a Travel token carries its seat's number)
     cities.sort(key=lambda c: (_cost_key(st, dec, c), ed.city[c]["name"]))
-    number = {city: n + 1 for n, city in enumerate(cities)}
+    letter = {city: _letter(n) for n, city in enumerate(cities)}
     for city, info in ed.city.items():
         x, y = pos(city)
         if not inside((x, y)):
             continue
-        if city in number:  # a destination: its number, as in the list under the map
+        if city in letter:  # a destination: its letter, as in the list under the map
             cv.d.ellipse(
                 (x - NODE_R - 6, y - NODE_R - 6, x + NODE_R + 6, y + NODE_R + 6),
                 fill=shade(HILITE, 1.3),
                 outline=MARK,
                 width=5,
             )
-            cv.badge(x, y, NODE_R, str(number[city]), fill=WHITE)
+            cv.badge(x, y, NODE_R, letter[city], fill=WHITE)
         elif city == p.city:
             cv.pawn(x, y, 2 * NODE_R + 8, p.colour, player_label(seat))
         elif info["kind"] == "university":
@@ -389,7 +390,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             )
         else:
             cv.d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=WHITE, outline=INK, width=2)
-    y = _destinations(cv, st, dec, cities, number, pawns, my1 + PAD)
+    y = _destinations(cv, st, dec, cities, letter, pawns, my1 + PAD)
     # what the routes cost
     x = PAD + 6
     for kind in ("road", "rail", "ferry"):
@@ -405,6 +406,11 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     return finish(cv, y + LH + 4)
 
 
+def _letter(n: int) -> str:
+    """A, B, ... Z, then AA, AB ..."""
+    return _letter(n // 26 - 1) + chr(65 + n % 26) if n >= 26 else chr(65 + n)
+
+
 def _cost_key(st: GameState, dec: Pending, city: str) -> int:
     cost = st.edition.travel_cost[st.players[dec.player].city].get(city)
     return cost if dec.kind == "travel_move" and isinstance(cost, int) else 0
@@ -415,11 +421,11 @@ def _destinations(
     st: GameState,
     dec: Pending,
     cities: list[str],
-    number: dict[str, int],
+    letter: dict[str, str],
     pawns: dict[str, list[int]],
     y: int,
 ) -> int:
-    """The destinations by number, two to a row: name, cost, a University's Prestige, and the
+    """The destinations by letter, two to a row: name, cost, a University's Prestige, and the
     discs and Travel tokens there. Returns the y under them."""
     ed = st.edition
     colours = _colours(st)
@@ -443,7 +449,7 @@ def _destinations(
             x = PAD + k * (col_w + PAD)
             box = (x, y, x + col_w, y + h)
             cv.box(box, fill=shade(HILITE, 1.45), outline=MARK, width=3)
-            cv.badge(x + 32, y + 32, NODE_R, str(number[city]), fill=WHITE)
+            cv.badge(x + 32, y + 32, NODE_R, letter[city], fill=WHITE)
             th = _text_h(text, col_w - 80)
             cv.text((x + 66, y + 6, x + col_w - 8, y + 6 + th), text, T, align="left")
             tx = x + 66
@@ -599,7 +605,10 @@ def _rooms(
         draw = info.get("draw", 0)
         sci = st.room_science[r] if r < len(st.room_science) else None
         card = st.partner_display[r] if r < len(st.partner_display) else None
-        name = ed.partner[card]["name"] if card in ed.partner else _("empty")
+        if card in ed.partner:  # the card a Meeting in this room gives (or one to its right)
+            name = _("Partner: {name}", name=ed.partner[card]["name"])
+        else:
+            name = _("empty")
         return [
             (_("Room {n}", n=r + 1), True, INK),
             (
@@ -644,8 +653,8 @@ def _rooms(
 
 
 def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
-    """The Lecture spaces the decision offers, by Institution: level, what it costs the decider,
-    what the most discs there score, its effect and the discs on it."""
+    """What each Lecture level costs the decider and scores the most discs, then the spaces
+    the decision offers, by Institution: level, effect and the discs on it."""
     ed = st.edition
     seat = dec.player
     colours = _colours(st)
@@ -661,7 +670,22 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     p = st.players[seat]
     y = header(cv, st, seat, title, _("Innovation {n}", n=p.innovation))
     levels = sorted(ed.lecture_levels, reverse=True)
-    shown = sorted({i for i, _l in spaces}) or list(range(len(ed.institutions)))
+    everything = not spaces and society is None  # else only what the decision offers
+    # what a level costs the decider and scores the most discs: the same in every Institution
+    if spaces or everything:
+        y = _section(cv, y, _("Lecture levels"))
+    for lvl in levels if spaces or everything else []:
+        head = _(
+            "{cost} Innov. \u00b7 most discs: {points}\u2605",
+            cost=lecture_cost(st, seat, lvl),
+            points=ed.lecture_majority.get(lvl, "?"),
+        )
+        cv.badge(PAD + 34, y + LH // 2 + 4, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+        y = para(cv, PAD + 72, y + 4, W - PAD, head) + 6
+    y += PAD
+    shown = sorted({i for i, _l in spaces}) or list(
+        range(len(ed.institutions)) if everything else []
+    )
     for i in shown:
         inst = ed.institutions[i]
         y = _section(cv, y, content("institution", inst["name"]))
@@ -671,30 +695,23 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                 continue
             space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
             seats = st.lectures.get(f"{i}:{lvl}", [])
-            head = _(
-                "Level {level} \u00b7 {cost} Innov. \u00b7 most: {points}\u2605",
-                level=lvl,
-                cost=lecture_cost(st, seat, lvl),
-                points=ed.lecture_majority.get(lvl, "?"),
-            )
             effect = content("effect", space.get("text", ""))
             discs_w = len(seats[:3]) * 54
-            inner = W - 2 * PAD - 24
-            h = 8 + _text_h(head, inner - discs_w, True) + _text_h(effect, inner) + 10
+            h = max(60, _text_h(effect, W - 2 * PAD - 84 - discs_w) + 16)
             box = (PAD, y, W - PAD, y + h)
             fill = WHITE
             if seats:
                 first = colours[seats[0]] if seats[0] < len(colours) else ""
                 fill = shade(PLAYER_FILL.get(first, (220, 220, 220)), 1.75)
             cv.box(box, fill=fill, width=2)
-            ty = para(cv, PAD + 12, y + 8, W - PAD - 12 - discs_w, head, bold=True)
-            para(cv, PAD + 12, ty, W - PAD - 12, effect)
+            cv.badge(PAD + 34, y + 30, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+            para(cv, PAD + 72, y + 8, W - PAD - 12 - discs_w, effect)
             for j, s in enumerate(seats[:3]):
-                _disc(cv, W - PAD - 12 - discs_w + 27 + j * 54, y + 8 + LH // 2, s, colours)
+                _disc(cv, W - PAD - 12 - discs_w + 27 + j * 54, y + 30, s, colours)
             if key in spaces:
                 mark(cv, box, spaces[key], radius=6)
             y += h + PAD
-    if society is not None or not spaces:
+    if society is not None or everything:
         text = _(
             "Level 1, Analytical Society (always open): {text}",
             text=content("effect", ed.analytical_society["text"]),
@@ -813,7 +830,7 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, y: int) -> Box:
     )
     effect = content("effect", info.get("text", ""))
     inner = x1 - x0 - 24
-    sw = len(cols) * 52
+    sw = len(cols) * 52 + (8 if cols else 0)
     h = 8 + _text_h(name, inner, True) + max(48, _text_h(label, inner - sw)) + 4
     h += _text_h(effect, inner) + 10
     box = (x0, y, x1, y + h)
@@ -942,11 +959,10 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
     y += PAD
     n_hand = len(p.hand)
     for k, card in enumerate(cards):
-        where = (
-            _("discard pile")
-            if dec.kind == "keep_eight" and k >= n_hand
-            else (_("offered") if dec.kind == "draft" else _("hand"))
-        )
+        # keeping eight of hand and discard pile together: say which is which
+        where = _("discard pile") if dec.kind == "keep_eight" and k >= n_hand else ""
+        if dec.kind == "keep_eight" and k < n_hand:
+            where = _("hand")
         box = _partner_card(cv, ed, card, y, where)
         if card in option_of:
             mark(cv, box, option_of[card])
@@ -1094,7 +1110,8 @@ def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -
     x0 = GRID_X
     for c in range(3):
         x = x0 + c * STEP
-        cv.text((x - 30, y, x + CELL + 30, y + LH), _("column {n}", n=c + 1), T, fill=MUTED)
+        label = _("column {n}", n=c + 1)
+        cv.text((x - GAP // 2 + 5, y, x + CELL + GAP // 2 - 5, y + LH), label, T, fill=MUTED)
     y0 = y + LH + 12
     for r in range(3):
         ry = y0 + r * STEP
@@ -1180,23 +1197,14 @@ def _mill_lines(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) 
 
 def _mill_store(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
     p = st.players[seat]
-    item = cv.text(
-        (14, y, W - 14, y + 88),
-        _("Store (high \u2192 low)"),
-        T,
-        bold=True,
-        align="left",
-        wrap=False,
-    )
-    x = item.bbox[2] + 16
-    if x + 4 * 86 > W - PAD:  # a long title ("Almacén (alto → bajo)"): the dice go under it
-        x, y = PAD + 14, y + 88
+    y = para(cv, 14, y, W - 14, _("Store (high \u2192 low)"), bold=True) + 10
+    x = PAD + 14
     for i, die in enumerate(p.store):
-        cv.die(x, y + 4, 78, die)
+        cv.die(x, y, 84, die)
         if f"s{i}" in marks.dice:
-            box = (x, y + 4, x + 78, y + 82)
-            cv.d.rounded_rectangle((x - 5, y - 1, x + 82, y + 86), radius=12, outline=MARK, width=5)
+            box = (x, y, x + 84, y + 84)
+            cv.d.rounded_rectangle((x - 5, y - 5, x + 88, y + 88), radius=12, outline=MARK, width=5)
             for choice_id in marks.dice[f"s{i}"]:
                 cv.marks.append(("option", choice_id, box))
-        x += 86
-    return y + 96
+        x += 100
+    return y + 84 + 2 * PAD
