@@ -112,7 +112,9 @@ class TextItem:
     size: int
     clipped: bool  # shortened with an ellipsis
     kind: str  # "label" (checked for overlaps) or "name" (a player's name: may be cut)
-    cap: int = 0  # height in px of a capital letter (and digit) of the font drawn: how tall it reads
+    cap: int = (
+        0  # height in px of a capital letter (and digit) of the font drawn: how tall it reads
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,17 +1,21 @@
-"""The focus image: a picture of what the pending decision is about, drawn to be read inline.
+"""The focus image: a picture of what the pending decision is about, drawn to be read inline,
+on a phone as well as on a desktop.
 
-Discord shows an image in a message at about 400-550 px wide; the full board (1680 px) is
-unreadable there. A focus image is 720 px wide and never uses text (or a mark inside a token)
-under 16 px, so at 550 px every text is at least 12 px (16 x 550 / 720 = 12.2).
+Discord shows an image in a message about 550 px wide on a desktop and about 295 px wide on a
+phone (a 420 px window); the full board (1680 px) is unreadable there. A focus image is 720 px
+wide and never uses text (or a mark inside a token) under 33 px: a capital letter or a digit is
+then 24 px tall, 10 px on a phone at 300 px wide and 18 px on a desktop at 550 px. To keep
+everything that large, a picture is one column of few, large elements and shows only what the
+decision is about (the rest is on the Board and My Mill pictures); it is as tall as it needs.
 
 Which picture: the pending decision's kind (the engine's step op) picks a focus (`FOCUS_OF_KIND`):
 
     workshop   the six Workshop spaces, your Store and the Action areas you can use
-    map        the travel map around you, destinations marked with their cost
-    meetings   the Meeting rooms, the Partner display and the Multiplier display
-    lectures   the Institutions' Lecture grid, with what each space costs you
-    mill       your Mill (the compact Mill) with the cells, Gear spaces or lines to choose
-    study      Ada's Study: Program and Assignment displays, Study rewards
+    map        the travel map around you, destinations lettered, listed with their cost
+    meetings   the Meeting rooms, the Partner display or the Multiplier display
+    lectures   what each Lecture level costs you, and the Lecture spaces offered
+    mill       your Mill with the cells, Gear spaces (numbered by gap) or lines to choose
+    study      Ada's Study: the Program or Assignment display, Study rewards or columns
     research   the Research tracks with the next step on each
     hand       Partner cards (the decider sees theirs; anyone else only counts)
     choices    the prompt and its options, for the rare decisions without a place of their own
@@ -19,7 +23,8 @@ Which picture: the pending decision's kind (the engine's step op) picks a focus 
 
 A disc decision (place, stack or move a disc) goes to the map, the Meeting rooms or the Lecture
 grid when all its options are there, else to the list of choices. Options are marked on the
-picture with the words of the choice labels (space 1-6, Meeting room 1-4, row/column, city names).
+picture with the words of the choice labels (space 1-6, Room 1-4, row or column and gap, city
+names, each city lettered on the map).
 """
 
 from __future__ import annotations

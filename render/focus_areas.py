@@ -100,6 +100,14 @@ def _text_h(text: str, width: int, bold: bool = False) -> int:
 COL_GAP = 24  # between the two columns of spaces (room for the clockwise arrows)
 SPACE_W = (W - 2 * PAD - COL_GAP) // 2
 ROW_GAP = 22
+DIE, DICE_PER_ROW = 92, 3
+DIE_ROW_H = DIE + 2 + LH + 4  # a row of dice with the spaces each may move to under them
+
+
+def _dice_rows(dice: list[str]) -> int:
+    return max(1, -(-len(dice) // DICE_PER_ROW))
+
+
 # Spaces 1-3 down the left column, 4-6 up the right one: the clockwise ring of the board.
 SPACE_AT = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)]  # space -> (column, row)
 
@@ -147,7 +155,8 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     for row in range(3):
         pair = [s for s, (_c, r) in enumerate(SPACE_AT) if r == row]
         texts = max(max(_text_h(_bonus_text(st, s), text_w), 52) for s in pair)
-        row_h.append(texts + 16 + 92 + LH + 8)
+        dice_rows = max(_dice_rows(st.workshop[s]) for s in pair)
+        row_h.append(texts + 12 + dice_rows * DIE_ROW_H)
     row_y = [top]
     for h in row_h[:-1]:
         row_y.append(row_y[-1] + h + ROW_GAP)
@@ -165,12 +174,13 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
         )
         cv.badge(x0 + 32, y0 + 34, 25, str(s + 1), fill=WHITE)
         cv.text((x0 + 62, y0 + 8, x1 - 10, band), text, T, align="left")
-        k = max(1, len(dice))
-        size = min(92, (SPACE_W - 16 - (k - 1) * 10) // k)
-        dx = x0 + (SPACE_W - (k * size + (k - 1) * 10)) // 2
-        dy = band + 12
+        size = DIE
         for j, die in enumerate(dice):
-            x = dx + j * (size + 10)
+            # three dice to a row, each row centred (a die's letter stays clear of its pips)
+            in_row = min(DICE_PER_ROW, len(dice) - j // DICE_PER_ROW * DICE_PER_ROW)
+            dx = x0 + (SPACE_W - (in_row * size + (in_row - 1) * 10)) // 2
+            x = dx + j % DICE_PER_ROW * (size + 10)
+            dy = band + 12 + j // DICE_PER_ROW * DIE_ROW_H
             cv.die(x, dy, size, die)
             box = (x, dy, x + size, dy + size)
             ids = by_die.get((s, j), [])
@@ -184,12 +194,21 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                     bold=True,
                     wrap=False,
                 )
+            elif hot and j == len(dice) - 1:  # the die that just arrived
+                cx = min(max(x + size // 2, x0 + 4 + 86), x1 - 4 - 86)  # its caption in the space
+                cv.text(
+                    (cx - 86, dy + size + 2, cx + 86, dy + size + 2 + LH),
+                    _("moving"),
+                    T,
+                    bold=True,
+                    wrap=False,
+                )
             elif hot:
                 ids = ids + pushes.get(j, [])
             for choice_id in ids:
                 mark(cv, box, choice_id, radius=8, width=4)
         if not dice:
-            cv.text((x0 + 8, dy, x1 - 8, dy + 92), _("empty"), T, fill=MUTED)
+            cv.text((x0 + 8, band + 12, x1 - 8, band + 12 + DIE), _("empty"), T, fill=MUTED)
     _clockwise_arrows(cv, row_y, row_h)
     y = row_y[-1] + row_h[-1] + ROW_GAP
     y = _store_strip(cv, st, dec, y)

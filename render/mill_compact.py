@@ -2,9 +2,9 @@
 
 It keeps what a turn needs (the 3x3 dice with their Gear spaces, each line's value and Program,
 resources, Store, Steam, gear supply and Partner card counts) and leaves the rest (Assignments,
-Research, the score by category) to the full Mill. The focus image of a Mill decision is this
-picture with the options marked (`MillMarks`), named with the words of the choice labels: rows
-1-3, columns 1-3, Gear spaces by row/column and gap.
+Research, the score by category) to the full Mill. It can mark the options of a Mill decision
+(`MillMarks`); the focus image of a Mill decision, read on a phone, is drawn larger by
+render.focus_areas.mill_focus with the same marks.
 """
 
 from __future__ import annotations
