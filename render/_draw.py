@@ -557,6 +557,8 @@ class Canvas:
         self.min_glyph = 0
         # No text smaller than this (shrinking to fit stops here): images read on a phone set it.
         self.min_text = 0
+        # A picture drawn past its bottom says how tall it needed to be (to be drawn again).
+        self.wanted_height = 0
         # The static frames were pasted from a cached layer: panel() only returns its inner box.
         self.frames_drawn = False
 

@@ -29,6 +29,7 @@ names, each city lettered on the map).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,10 @@ MIN_PX = 33
 LH = line_height(MIN_PX)  # one line of text
 HEAD = 64
 PAD = 8
-TALL = 4000  # a focus image is drawn on a canvas this tall, then cut to what was drawn (finish)
+# A focus image is drawn on a canvas this tall, then cut to what was drawn (finish); the rare
+# taller picture is drawn again on a canvas as tall as it asked for (draw_focus).
+DRAFT_H = 2048
+_draft = threading.local()  # .height: the canvas height of a second drawing, in this thread
 MARK = (232, 150, 0)  # outline of an option
 
 FOCUS_OF_KIND: dict[str, str] = {
@@ -203,9 +207,8 @@ def draw_focus(state: GameState | dict[str, Any], viewer: int | None = None) -> 
     if dec is None:
         return draw_scorepad(state, viewer)
     st = visible(state, viewer)
-    if focus.kind == "mill":
-        return A.mill_focus(state, st, dec, viewer)
     drawers = {
+        "mill": A.mill_focus,
         "workshop": A.workshop_focus,
         "map": A.map_focus,
         "meetings": A.meetings_focus,
@@ -215,23 +218,34 @@ def draw_focus(state: GameState | dict[str, Any], viewer: int | None = None) -> 
         "hand": A.hand_focus,
         "choices": choices_focus,
     }
-    return drawers[focus.kind](st, dec, _(focus.title), viewer)
+    cv = drawers[focus.kind](st, dec, _(focus.title), viewer)
+    if cv.wanted_height:  # taller than a draft canvas: drawn again, as tall as it needs
+        _draft.height = cv.wanted_height
+        try:
+            cv = drawers[focus.kind](st, dec, _(focus.title), viewer)
+        finally:
+            del _draft.height
+    return cv
 
 
 # -- shared pieces ---------------------------------------------------------------------------
 
 
-def focus_canvas(height: int = TALL) -> Canvas:
-    """A blank focus image: FOCUS_W wide, no mark inside a token under MIN_PX. Drawn tall, then
-    cut by `finish` below the last thing drawn."""
-    cv = Canvas(FOCUS_W, height, background=PANEL)
+def focus_canvas() -> Canvas:
+    """A blank focus image: FOCUS_W wide, no text or mark inside a token under MIN_PX. Drawn
+    tall, then cut by `finish` below the last thing drawn."""
+    cv = Canvas(FOCUS_W, getattr(_draft, "height", DRAFT_H), background=PANEL)
     cv.min_glyph = cv.min_text = MIN_PX
     return cv
 
 
 def finish(cv: Canvas, bottom: int) -> Canvas:
-    """Cut the picture PAD below `bottom` (the lowest thing drawn)."""
-    height = min(cv.height, bottom + PAD)
+    """Cut the picture PAD below `bottom` (the lowest thing drawn); or, if it was drawn past
+    the canvas, say how tall it must be."""
+    height = bottom + PAD
+    if height > cv.height:
+        cv.wanted_height = height
+        return cv
     cv.im = cv.im.crop((0, 0, cv.width, height))
     cv.d = ImageDraw.Draw(cv.im)
     cv.height = height

@@ -1040,7 +1040,7 @@ def _gear_xy(pos: int, x0: int, y0: int) -> tuple[int, int]:
     return x0 + c * STEP + CELL // 2, y0 + (g + 1) * CELL + g * GAP + GAP // 2
 
 
-def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> Canvas:
+def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
     """The decider's Mill drawn for the decision: the die to place, the 3x3 grid with each Gear
     space numbered by its gap as the buttons name it ("row 1, gap 2": the second space of row 1
     from the left; "column 3, gap 1": the first of column 3 from the top), the lines' Programs,
@@ -1080,7 +1080,7 @@ def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> C
     p = st.players[seat]
     ed = st.edition
     cv = focus_canvas()
-    y = header(cv, st, seat, _("Mill"))
+    y = header(cv, st, seat, title)
     if marks.active:
         item = cv.text(
             (14, y, W - 14, y + 96), _("Die to place"), T, bold=True, align="left", wrap=False

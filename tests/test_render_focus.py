@@ -238,6 +238,21 @@ class TestLegibleInline:
                 seen.add(focus_of(st).kind)
         assert seen >= {"workshop", "map", "meetings", "lectures", "mill", "research"}
 
+    def test_a_picture_taller_than_its_draft_canvas_is_drawn_whole(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A focus image is drawn on a canvas of DRAFT_H, cut below what was drawn; one that
+        needs more is drawn again as tall as it asked: the same picture, nothing cut off."""
+        import render.focus as F
+
+        st = first_of_kind("travel_move")
+        whole = draw_focus(st, st.current)
+        monkeypatch.setattr(F, "DRAFT_H", 300)
+        again = draw_focus(st, st.current)
+        assert whole.height > 300 and again.height == whole.height
+        assert again.im.tobytes() == whole.im.tobytes()
+        assert [t.shown for t in again.texts] == [t.shown for t in whole.texts]
+
     def test_compact_mill_and_scorepad(self) -> None:
         for st in sampled_states()[::3]:
             for seat in range(len(st.players)):
