@@ -16,13 +16,14 @@ from engine import choices as C
 from engine import vocabulary as V
 from engine.common import lecture_cost
 from engine.edition import Edition
-from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value
+from engine.mill import gear_operator
 from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, GameState
 from i18n import N_, _, n_, p_
 from render._common import (
     ROUTE_NAMES,
     content,
     cost_text,
+    grid_frame,
     need_text,
     prompt,
     science_name,
@@ -45,6 +46,7 @@ from render._draw import (
     shade,
 )
 from render._state import Pending
+from render.board import prestige_of
 from render.focus import (
     FOCUS_W,
     LH,
@@ -61,7 +63,14 @@ from render.focus import (
     para,
     resources,
 )
-from render.mill_compact import LINE_TITLES, MARKED_TITLES, MillMarks, _column_text, open_spaces
+from render.mill_compact import (
+    LINE_TITLES,
+    MARKED_TITLES,
+    MillMarks,
+    _column_text,
+    line_status,
+    open_spaces,
+)
 
 W = FOCUS_W
 T = MIN_PX  # every text of a focus picture
@@ -456,7 +465,7 @@ def _destinations(
             info = ed.city[city]
             text = " ".join(t for t in (info["name"], _cost_of(st, dec, city)) if t)
             if info["kind"] == "university":
-                text += f" \u00b7 {_prestige(st, city)}\u2605"
+                text += f" \u00b7 {prestige_of(st, city)}\u2605"
             tokens = [(s, True) for s in st.university_discs.get(city, [])]
             tokens += [(s, False) for s in pawns.get(city, [])]
             entries.append((city, text, tokens))
@@ -484,14 +493,6 @@ def _destinations(
                     cv.marks.append(("option", choice_id, box))
         y += h + PAD
     return y
-
-
-def _prestige(st: GameState, city: str) -> int | str:
-    ed = st.edition
-    tile = st.universities.get(city)
-    if tile in ed.university_tile:
-        return ed.university_tile[tile].get("prestige", "?")
-    return ed.city.get(city, {}).get("prestige", "?")
 
 
 def _route(cv: Canvas, a: tuple[int, int], b: tuple[int, int], kind: str, k: float) -> None:
@@ -1136,13 +1137,7 @@ def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -
         ry = y0 + r * STEP
         cv.text((PAD, ry, x0 - 14, ry + CELL), _("row {n}", n=r + 1), T, fill=MUTED, align="right")
     span = 3 * CELL + 2 * GAP
-    cv.d.rounded_rectangle(
-        (x0 - 8, y0 - 8, x0 + span + 8, y0 + span + 8),
-        radius=12,
-        fill=shade(LINE, 1.75),
-        outline=LINE,
-        width=2,
-    )
+    grid_frame(cv, (x0 - 8, y0 - 8, x0 + span + 8, y0 + span + 8))
     for pos, gear in enumerate(p.gears):
         gx, gy = _gear_xy(pos, x0, y0)
         marked = pos in marks.gears
@@ -1181,19 +1176,12 @@ def _mill_lines(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) 
     and the Program); the others stay on My Mill."""
     p = st.players[seat]
     ed = st.edition
-    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
     for line in range(6):
         marked = line in marks.lines
         tile = p.programs[line] if line < len(p.programs) else None
         if not marked and tile not in ed.program:
             continue
-        value = line_value(p.mill, p.gears, line)
-        if value is not None:
-            status = f"= {value} \u2192 {cap}" if value > cap else f"= {value}"
-        else:
-            missing = sum(1 for i in LINE_DICE[line] if p.mill[i] is None)
-            missing += sum(1 for g in LINE_GEARS[line] if p.gears[g] is None)
-            status = _("{n} to fill", n=missing)
+        _value, status = line_status(st, seat, line)
         title = _(MARKED_TITLES[line]) if marked else _(LINE_TITLES[line])
         head = f"{title} \u00b7 {status}"
         body = _column_text(st, seat, line, marked)

@@ -88,32 +88,26 @@ def first_of_kind(kind: str) -> GameState:
 
 
 def assert_legible(cv: Canvas, what: str) -> None:
-    """The legibility rule of this module's docstring."""
-    scale = INLINE_WIDTH / cv.width
-    for t in cv.texts:
-        if t.shown:
-            assert t.size * scale >= MIN_INLINE_PX, (
-                f"{what}: text {t.shown!r} at {t.size} px is {t.size * scale:.1f} px at 550 px wide"
-            )
-    for g in cv.glyphs:
-        assert g.size * scale >= MIN_INLINE_PX, (
-            f"{what}: mark {g.text!r} at {g.size} px is {g.size * scale:.1f} px at 550 px wide"
-        )
+    """The legibility rule of this module's docstring (font size at 550 px wide)."""
+    _assert_shown_at_least(cv, what, INLINE_WIDTH, MIN_INLINE_PX, "size")
 
 
 def assert_phone_legible(cv: Canvas, what: str) -> None:
-    """The phone rule of this module's docstring."""
-    scale = PHONE_WIDTH / cv.width
-    for t in cv.texts:
-        if t.shown:
-            assert t.cap * scale >= MIN_PHONE_CAP, (
-                f"{what}: text {t.shown!r} at {t.size} px is {t.cap * scale:.1f} px tall at "
-                f"{PHONE_WIDTH} px wide"
-            )
-    for g in cv.glyphs:
-        assert g.cap * scale >= MIN_PHONE_CAP, (
-            f"{what}: mark {g.text!r} at {g.size} px is {g.cap * scale:.1f} px tall at "
-            f"{PHONE_WIDTH} px wide"
+    """The phone rule of this module's docstring (a capital's height at 300 px wide)."""
+    _assert_shown_at_least(cv, what, PHONE_WIDTH, MIN_PHONE_CAP, "cap")
+
+
+def _assert_shown_at_least(cv: Canvas, what: str, width: int, least: int, measure: str) -> None:
+    """Every text and token mark of `cv` measures at least `least` px (its font size, or the
+    height of a capital) when the picture is shown `width` px wide."""
+    scale = width / cv.width
+    items = [("text", t.shown, t) for t in cv.texts if t.shown]
+    items += [("mark", g.text, g) for g in cv.glyphs]
+    for kind, shown, item in items:
+        px = getattr(item, measure) * scale
+        assert px >= least, (
+            f"{what}: {kind} {shown!r} at {item.size} px measures {px:.1f} px ({measure}) "
+            f"at {width} px wide"
         )
 
 
