@@ -1128,10 +1128,12 @@ def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
 def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
     p = st.players[seat]
     x0 = GRID_X
+    # "column" once, in the corner, and each column's number over it ("column 1 ... 3" side by
+    # side would run together in Spanish)
+    cv.text((PAD, y, x0 - 14, y + LH), _("column"), T, fill=MUTED, align="right")
     for c in range(3):
         x = x0 + c * STEP
-        label = _("column {n}", n=c + 1)
-        cv.text((x - GAP // 2 + 5, y, x + CELL + GAP // 2 - 5, y + LH), label, T, fill=MUTED)
+        cv.text((x, y, x + CELL, y + LH), str(c + 1), T, bold=True, fill=MUTED)
     y0 = y + LH + 12
     for r in range(3):
         ry = y0 + r * STEP
