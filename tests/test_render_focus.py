@@ -289,6 +289,51 @@ class TestOptionsMarked:
             checked += len(want)
         assert checked > 300
 
+    @pytest.mark.parametrize("lang", ["en", "es", "ja"])
+    def test_gear_spaces_are_numbered_as_the_buttons_name_them(self, lang: str) -> None:
+        """Each Gear space of a Gear decision shows the number of its gap, and lies level with
+        the row its button names ("row 1, gap 2": the space marked 2 beside "row 1") or under
+        the number of its column ("column 3, gap 1": the space marked 1 under the 3). Issue 28:
+        the buttons named spaces the picture left unnumbered."""
+        import i18n
+        from i18n.game import label
+
+        st = first_of_kind("gear_place")
+        dec = st.decision
+        with i18n.using(lang) as tr:
+            cv = draw_focus(st, dec.player)
+            boxes = {m[1]: m[2] for m in cv.marks if m[0] == "option"}
+            rows = {i18n._("row {n}", n=r): r for r in (1, 2, 3)}
+            checked = 0
+            for choice in dec.choices:
+                button = label(tr, st, dec, choice)
+                x0, y0, x1, y1 = boxes[choice.id]
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                (number,) = [g.text for g in cv.glyphs if _inside(g.bbox, boxes[choice.id])]
+                assert re.search(rf"\D{number}$", button), (button, number)
+                beside = [t.shown for t in cv.texts if t.shown in rows and t.box[1] < cy < t.box[3]]
+                if beside:  # a space in a row
+                    assert beside[0] in button, (button, beside)
+                else:  # a space in a column: the column's number is drawn above it
+                    above = [
+                        t
+                        for t in cv.texts
+                        if t.shown in ("1", "2", "3") and t.box[0] < cx < t.box[2] and t.box[3] < y0
+                    ]
+                    column = i18n._("column {n}", n=int(above[-1].shown))
+                    assert column in button, (button, column)
+                checked += 1
+        assert checked == len(dec.choices) >= 6
+
+
+def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
+
 
 # -- image keys ------------------------------------------------------------------------------
 
