@@ -765,8 +765,11 @@ class Canvas:
             (cx, cy + h * 0.1), label, max(8, int(h * 0.62 + 0.5)), PLAYER_INK.get(colour, INK)
         )
 
-    def gear(self, cx: float, cy: float, r: float, op: str, teeth: int = 8) -> None:
-        """A built gear: toothed wheel, fill by kind, and its operator (+, -, x) in the middle."""
+    def gear(
+        self, cx: float, cy: float, r: float, op: str, teeth: int = 8, label: str | None = None
+    ) -> None:
+        """A built gear: toothed wheel, fill by kind, and its operator (+, -, x) in the middle,
+        or `label` instead (the number of the space it stands on, when that is the choice)."""
         fill = GEAR_FILL.get(op, (180, 180, 180))
         pts = []
         n = teeth * 4
@@ -777,7 +780,7 @@ class Canvas:
         self.d.polygon(pts, fill=fill, outline=INK, width=1)
         ir = r * 0.52
         self.d.ellipse((cx - ir, cy - ir, cx + ir, cy + ir), fill=WHITE, outline=INK, width=1)
-        sym = {"+": "+", "-": "\u2212", "x": "\u00d7"}.get(op, op)
+        sym = label or {"+": "+", "-": "\u2212", "x": "\u00d7"}.get(op, op)
         self.glyph((cx, cy), sym, max(9, int(r * 0.85)), INK)
 
     def swatch(self, box: Box, colour: str) -> None:

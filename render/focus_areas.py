@@ -1153,10 +1153,11 @@ def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -
             )
             for choice_id in marks.gears[pos]:
                 cv.marks.append(("option", choice_id, box))
-        if gear:
-            cv.gear(gx, gy, GEAR_R + 4, gear_operator(gear))
-        else:  # its gap's number, as the buttons name the space
-            cv.badge(gx, gy, GEAR_R - 2, str(pos % 2 + 1), fill=WHITE)
+        gap = str(pos % 2 + 1)  # the number of its gap, as the buttons name the space
+        if gear:  # a built gear shows its gap's number when it is the choice (to upgrade it)
+            cv.gear(gx, gy, GEAR_R + 4, gear_operator(gear), label=gap if marked else None)
+        else:
+            cv.badge(gx, gy, GEAR_R - 2, gap, fill=WHITE)
     for i in range(9):
         r, c = divmod(i, 3)
         x, cy = x0 + c * STEP, y0 + r * STEP

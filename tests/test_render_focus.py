@@ -28,7 +28,7 @@ from PIL import Image
 
 from engine import GameSetup, GameState, new_game
 from engine.edition import FIRST_EDITION, edition
-from engine.rules import CHOICES, PRIVATE_DECISIONS
+from engine.rules import CHOICES, PRIVATE_DECISIONS, forget_choices
 from engine.scoring import score
 from render import (
     board_png,
@@ -302,28 +302,63 @@ class TestOptionsMarked:
         dec = st.decision
         with i18n.using(lang) as tr:
             cv = draw_focus(st, dec.player)
-            boxes = {m[1]: m[2] for m in cv.marks if m[0] == "option"}
-            rows = {i18n._("row {n}", n=r): r for r in (1, 2, 3)}
-            checked = 0
-            for choice in dec.choices:
-                button = label(tr, st, dec, choice)
-                x0, y0, x1, y1 = boxes[choice.id]
-                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-                (number,) = [g.text for g in cv.glyphs if _inside(g.bbox, boxes[choice.id])]
-                assert re.search(rf"\D{number}$", button), (button, number)
-                beside = [t.shown for t in cv.texts if t.shown in rows and t.box[1] < cy < t.box[3]]
-                if beside:  # a space in a row
-                    assert beside[0] in button, (button, beside)
-                else:  # a space in a column: the column's number is drawn above it
-                    above = [
-                        t
-                        for t in cv.texts
-                        if t.shown in ("1", "2", "3") and t.box[0] < cx < t.box[2] and t.box[3] < y0
-                    ]
-                    column = i18n._("column {n}", n=int(above[-1].shown))
-                    assert column in button, (button, column)
-                checked += 1
-        assert checked == len(dec.choices) >= 6
+            buttons = {c.id: label(tr, st, dec, c) for c in dec.choices}
+            assert_spaces_named_as_buttons(cv, buttons)
+        assert len(buttons) >= 6
+
+    @pytest.mark.parametrize("lang", ["en", "es", "ja"])
+    def test_a_gear_to_upgrade_shows_its_gap_number(self, lang: str) -> None:
+        """Turning a Subtraction Gear into Addition: the built gears offered carry the number
+        of their gap in place of their operator, as the buttons name their spaces."""
+        import i18n
+        from i18n.game import gear_space
+
+        st = first_of_kind("gear_place").copy()
+        seat = st.decision.player
+        for pos in (1, 6, 11):  # row 1 gap 2, column 1 gap 1, column 3 gap 2
+            st.players[seat].gears[pos] = "sub"
+        forget_choices(st)
+        view = st.view(seat)
+        with i18n.using(lang) as tr:
+            buttons = {
+                f"up:{pos}": tr._(
+                    "Turn the Subtraction Gear at {space} into Addition",
+                    space=gear_space(tr, pos),
+                )
+                for pos in (1, 6, 11)
+            }
+            view["decision"] = {
+                "player": seat,
+                "kind": "upgrade_subtraction",
+                "prompt": "Turn a Subtraction Gear into Addition?",
+                "choices": [[i, b] for i, b in buttons.items()],
+            }
+            assert_spaces_named_as_buttons(draw_focus(view, seat), buttons)
+
+
+def assert_spaces_named_as_buttons(cv: Canvas, buttons: dict[str, str]) -> None:
+    """Each option's Gear space shows the last number of its button (the gap), and the row
+    label beside it or the column number above it is the row or column the button names."""
+    import i18n
+
+    boxes = {m[1]: m[2] for m in cv.marks if m[0] == "option"}
+    rows = {i18n._("row {n}", n=r) for r in (1, 2, 3)}
+    for choice_id, button in buttons.items():
+        x0, y0, x1, y1 = boxes[choice_id]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        (number,) = [g.text for g in cv.glyphs if _inside(g.bbox, boxes[choice_id])]
+        assert re.search(rf"\D{number}\D*$", button), (button, number)
+        beside = [t.shown for t in cv.texts if t.shown in rows and t.box[1] < cy < t.box[3]]
+        if beside:  # a space in a row
+            assert beside[0] in button, (button, beside)
+        else:  # a space in a column: the column's number is drawn above it
+            above = [
+                t
+                for t in cv.texts
+                if t.shown in ("1", "2", "3") and t.box[0] < cx < t.box[2] and t.box[3] < y0
+            ]
+            column = i18n._("column {n}", n=int(above[-1].shown))
+            assert column in button, (button, column)
 
 
 def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
