@@ -911,14 +911,21 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             if advance in ids and lvl == mine + 1:
                 mark(cv, box, advance, radius=4)
         y += 60
-        # the discs, each under its level, stacked downwards when several share one
-        tallest = 0
-        for lvl in range(top + 1):
-            here = [s for s, q in enumerate(st.players) if q.research.get(colour, 0) == lvl]
-            for j, s in enumerate(here):
-                _disc(cv, PAD + lvl * cw + cw / 2, y + 26 + j * 50, s, colours, r=24)
-            tallest = max(tallest, len(here))
-        y += tallest * 50 + 6
+        # where each player stands: their disc and level, in one row (discs stacked under
+        # the levels would make the picture tall when several share one)
+        x = PAD + 8
+        for s, q in enumerate(st.players):
+            _disc(cv, x + 24, y + 26, s, colours, r=24)
+            item = cv.text(
+                (x + 54, y, x + 120, y + 52),
+                str(q.research.get(colour, 0)),
+                T,
+                bold=s == seat,
+                align="left",
+                wrap=False,
+            )
+            x = item.bbox[2] + 26
+        y += 58
         bt = st.breakthroughs.get(colour)
         bt_text = (
             content("effect", ed.breakthrough[bt]["text"]) if bt in ed.breakthrough else _("none")
