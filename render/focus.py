@@ -66,7 +66,7 @@ HEAD = 64
 PAD = 8
 # A focus image is drawn on a canvas this tall, then cut to what was drawn (finish); the rare
 # taller picture is drawn again on a canvas as tall as it asked for (draw_focus).
-DRAFT_H = 2048
+DRAFT_H = 2560
 _draft = threading.local()  # .height: the canvas height of a second drawing, in this thread
 MARK = (232, 150, 0)  # outline of an option
 

@@ -458,6 +458,10 @@ def _destinations(
     ed = st.edition
     colours = _colours(st)
     col_w = (W - 3 * PAD) // 2
+    ids: dict[str, list[str]] = {}  # a city -> the choices that name it
+    for choice_id, value in options(dec):
+        for place in C.places(value):
+            ids.setdefault(place.city or "", []).append(choice_id)
     for row in range(0, len(cities), 2):
         pair = cities[row : row + 2]
         entries = []
@@ -488,9 +492,8 @@ def _destinations(
                 else:
                     cv.pawn(tx + 25, y + 6 + th + 28, 50, colour, player_label(s))
                 tx += 54
-            for choice_id, value in options(dec):
-                if city in (place.city for place in C.places(value)):
-                    cv.marks.append(("option", choice_id, box))
+            for choice_id in dict.fromkeys(ids.get(city, [])):
+                cv.marks.append(("option", choice_id, box))
         y += h + PAD
     return y
 
