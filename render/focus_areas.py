@@ -148,15 +148,15 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     pushes: dict[int, list[str]] = {}
     # Coal adjusts and swaps name a Workshop die by space and position
     by_die: dict[tuple[int, int], list[str]] = {}
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.WorkshopMove):
             lands = (value.space + value.moves) % 6 + 1
             moves.setdefault(value.space, {}).setdefault(value.die, []).append(lands)
-            move_ids.setdefault((value.space, value.die), []).append(i)
+            move_ids.setdefault((value.space, value.die), []).append(choice_id)
         elif isinstance(value, C.PushOut):
-            pushes.setdefault(value.index, []).append(i)
+            pushes.setdefault(value.index, []).append(choice_id)
         elif isinstance(value, (C.CoalAdjust, C.WorkshopDie, C.AdjustWorkshopDie)):
-            by_die.setdefault((value.space, value.index), []).append(i)
+            by_die.setdefault((value.space, value.index), []).append(choice_id)
     target = st.ctx.get("to") if dec.kind == "ws_push" else None
     text_w = SPACE_W - 62 - 10
     # each row of two spaces is as tall as its longer bonus text
@@ -260,11 +260,11 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, y: int) -> int:
     # the engine offers each distinct die once: a second die of the same face is as usable
     actions: dict[str | None, list[str]] = {}  # a die's face -> its Actions turn choices
     adjusts: dict[str, list[str]] = {}  # "s<i>" -> the Coal adjusts of that Store die
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.StoreAction):
-            actions.setdefault(p.store[value.slot], []).append(i)
+            actions.setdefault(p.store[value.slot], []).append(choice_id)
         elif isinstance(value, C.AdjustOwnDie):
-            adjusts.setdefault(value.die, []).append(i)
+            adjusts.setdefault(value.die, []).append(choice_id)
     s = 84
     slot_w = (x1 - x0 - 16) // 4
     labels = [_store_tag(die) for die in p.store[:4] if die]
@@ -306,7 +306,7 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, y: int) -> int:
                 )
             ax += 112
         y += LH + 12
-    cv.box((x0, top, x1, y + 8), fill=None, width=2, radius=10)  # type: ignore[arg-type]
+    cv.d.rounded_rectangle((x0, top, x1 - 1, y + 7), radius=10, outline=LINE, width=2)
     return y + 8
 
 
@@ -567,14 +567,14 @@ def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     room_opts: dict[int, list[str]] = {}
     card_opts: dict[int, str] = {}  # a Partner display slot -> its choice
     mult_opts: dict[int, str] = {}  # a Multiplier slot -> its choice
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         for place in C.places(value):
             if place.kind == "room" and place.index is not None:
-                room_opts.setdefault(place.index, []).append(i)
+                room_opts.setdefault(place.index, []).append(choice_id)
         if isinstance(value, (C.DisplayCard, C.UseDisplayCard)):
-            card_opts[value.slot] = i
+            card_opts[value.slot] = choice_id
         elif isinstance(value, C.MultiplierSlot):
-            mult_opts[value.slot] = i
+            mult_opts[value.slot] = choice_id
     cv = focus_canvas()
     p = st.players[seat]
     y = header(
@@ -683,12 +683,12 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     colours = _colours(st)
     spaces: dict[tuple[int, int], str] = {}  # (institution, level) -> its choice
     society: str | None = None
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.AnalyticalSociety):
-            society = i
+            society = choice_id
         for place in C.places(value):
             if place.kind == "lec" and place.index is not None and place.level is not None:
-                spaces[(place.index, int(place.level))] = i
+                spaces[(place.index, int(place.level))] = choice_id
     cv = focus_canvas()
     p = st.players[seat]
     y = header(cv, st, seat, title, _("Innovation {n}", n=p.innovation))
@@ -761,11 +761,11 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
     prog_opts: dict[int, str] = {}  # a Program display slot -> its choice
     asg_opts: dict[int, str] = {}  # an Assignment display slot -> its choice
     ids = set(_ids(dec))
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.ProgramTile):
-            prog_opts[value.slot] = i
+            prog_opts[value.slot] = choice_id
         elif isinstance(value, C.AssignmentCard):
-            asg_opts[value.slot] = i
+            asg_opts[value.slot] = choice_id
     items = any(C.StudyItem.encode(k) in ids for k in ("book", "gear", "assignment"))
     columns = any(C.AssignmentColumn.encode(c) in ids for c in V.COLOURS_MAIN)
     everything = not (prog_opts or asg_opts or items or columns)
@@ -784,7 +784,7 @@ def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> 
         )
         for i, pid in enumerate(st.program_display):
             info = ed.program.get(pid) if pid else None
-            text = content("program", info.get("text", pid)) if info else _("empty")
+            text = content("program", info.get("text", "")) if info else _("empty")
             h = max(72, _text_h(text, W - 2 * PAD - 100) + 16)
             box = (PAD, y, W - PAD, y + h)
             cv.box(box, fill=(236, 228, 246) if info else PANEL_ALT, width=2)
@@ -967,8 +967,8 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
     if dec.choices is None or viewer != seat and dec.kind != "draft":
         return _hand_public(st, dec, title, active)
     option_of: dict[str, str] = {}  # a card -> its choice ("" for skip)
-    for i, value in options(dec):
-        option_of.setdefault(getattr(value, "card", ""), i)
+    for choice_id, value in options(dec):
+        option_of.setdefault(getattr(value, "card", ""), choice_id)
     if dec.kind == "draft":
         cards = [card for card in option_of if card]
     else:
@@ -1065,17 +1065,17 @@ def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
     def add(table: dict[Any, tuple[str, ...]], key: Any, choice_id: str) -> None:
         table[key] = table.get(key, ()) + (choice_id,)
 
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.MillSlot):
-            add(cells, value.slot, i)
+            add(cells, value.slot, choice_id)
         elif isinstance(value, (C.GearSpace, C.UpgradeGear)):
-            add(gears, value.space, i)
+            add(gears, value.space, choice_id)
         elif isinstance(value, C.ProgramLine):
-            add(lines, value.line, i)
+            add(lines, value.line, choice_id)
         elif isinstance(value, (C.ChangePip, C.SwapOwnDie, C.AdjustOwnDie)):
-            add(dice, value.die, i)
+            add(dice, value.die, choice_id)
         elif isinstance(value, C.BuildGear):
-            add(builds, value.gear, i)
+            add(builds, value.gear, choice_id)
     die = st.ctx.get("die") if dec.kind == "mill_place" else None
     marks = MillMarks(
         cells=cells,
