@@ -399,17 +399,9 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     letter = {city: _letter(n) for n, city in enumerate(cities)}
     for city, info in ed.city.items():
         x, y = pos(city)
-        if not inside((x, y)):
+        if not inside((x, y)) or city in letter:
             continue
-        if city in letter:  # a destination: its letter, as in the list under the map
-            cv.d.ellipse(
-                (x - NODE_R - 6, y - NODE_R - 6, x + NODE_R + 6, y + NODE_R + 6),
-                fill=shade(HILITE, 1.3),
-                outline=MARK,
-                width=5,
-            )
-            cv.badge(x, y, NODE_R, letter[city], fill=WHITE)
-        elif city == p.city:
+        if city == p.city:
             cv.pawn(x, y, 2 * NODE_R + 8, p.colour, player_label(seat))
         elif info["kind"] == "university":
             fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
@@ -418,6 +410,26 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             )
         else:
             cv.d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=WHITE, outline=INK, width=2)
+    # the destinations' letters, moved apart where cities lie too close for two of them, with
+    # a line to the city when moved
+    shown_at = {c: pos(c) for c in cities if inside(pos(c))}
+    fixed = [pos(p.city)] if p.city not in letter and inside(pos(p.city)) else []
+    moved = _spread(
+        shown_at, fixed, 2 * NODE_R + 14, (mx0 + NODE_R, my0 + NODE_R, mx1 - NODE_R, my1 - NODE_R)
+    )
+    for city, (x, y) in moved.items():
+        tx, ty = shown_at[city]
+        if abs(x - tx) + abs(y - ty) > 4:
+            cv.d.line((tx, ty, x, y), fill=INK, width=3)
+            cv.d.ellipse((tx - 6, ty - 6, tx + 6, ty + 6), fill=INK)
+    for city, (x, y) in moved.items():
+        cv.d.ellipse(
+            (x - NODE_R - 6, y - NODE_R - 6, x + NODE_R + 6, y + NODE_R + 6),
+            fill=shade(HILITE, 1.3),
+            outline=MARK,
+            width=5,
+        )
+        cv.badge(x, y, NODE_R, letter[city], fill=WHITE)
     y = _destinations(cv, st, dec, cities, letter, pawns, my1 + PAD)
     # what the routes cost
     x = PAD + 6
@@ -432,6 +444,39 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         cv.text((x + 54, y, x + 54 + w, y + LH + 4), label, T, align="left", wrap=False)
         x += 54 + w + 24
     return finish(cv, y + LH + 4)
+
+
+def _spread(
+    at: dict[str, tuple[int, int]], fixed: list[tuple[int, int]], gap: int, bounds: Box
+) -> dict[str, tuple[int, int]]:
+    """Markers at `at` pushed apart (and off the `fixed` points) until no two centres are
+    closer than `gap`, or after a few rounds; each stays inside `bounds`. Deterministic."""
+    pts = {c: [float(x), float(y)] for c, (x, y) in at.items()}
+    names = sorted(pts)
+    for _round in range(40):
+        moved = False
+        for i, a in enumerate(names):
+            others = [pts[b] for b in names[i + 1 :]] + [[float(x), float(y)] for x, y in fixed]
+            for k, o in enumerate(others):
+                dx, dy = pts[a][0] - o[0], pts[a][1] - o[1]
+                d = math.hypot(dx, dy)
+                if d >= gap:
+                    continue
+                if d < 0.01:
+                    dx, dy, d = 1.0, 0.0, 1.0
+                push = (gap - d) / 2 + 0.5
+                pts[a][0] += dx / d * push
+                pts[a][1] += dy / d * push
+                if k < len(names) - i - 1:  # another marker moves too; a fixed point does not
+                    o[0] -= dx / d * push
+                    o[1] -= dy / d * push
+                moved = True
+        for pt in pts.values():
+            pt[0] = min(max(pt[0], bounds[0]), bounds[2])
+            pt[1] = min(max(pt[1], bounds[1]), bounds[3])
+        if not moved:
+            break
+    return {c: (round(x), round(y)) for c, (x, y) in pts.items()}
 
 
 def _letter(n: int) -> str:

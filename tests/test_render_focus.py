@@ -335,6 +335,28 @@ class TestOptionsMarked:
             }
             assert_spaces_named_as_buttons(draw_focus(view, seat), buttons)
 
+    def test_destination_letters_on_the_map_do_not_overlap(self) -> None:
+        """A crowded map (close cities, many destinations) moves the lettered markers apart:
+        no two of them overlap, so every letter can be read and found in the list."""
+        from render.focus_areas import NODE_R
+
+        checked = 0
+        for st in sampled_states():
+            dec = st.decision
+            if dec is None or focus_of(st).kind != "map":
+                continue
+            cv = draw_focus(st, dec.player)
+            on_map: dict[str, tuple[float, float]] = {}
+            for g in cv.glyphs:  # each letter is drawn on the map, then again in the list
+                if g.text.isalpha() and g.text not in on_map:
+                    on_map[g.text] = ((g.bbox[0] + g.bbox[2]) / 2, (g.bbox[1] + g.bbox[3]) / 2)
+            centres = list(on_map.values())
+            for i, (ax, ay) in enumerate(centres):
+                for bx, by in centres[i + 1 :]:
+                    assert abs(ax - bx) > 2 * NODE_R or abs(ay - by) > 2 * NODE_R, (ax, ay, bx, by)
+            checked += len(centres)
+        assert checked > 20
+
 
 def assert_spaces_named_as_buttons(cv: Canvas, buttons: dict[str, str]) -> None:
     """Each option's Gear space shows the last number of its button (the gap), and the row
