@@ -27,6 +27,11 @@ FOCUS_FILES = {
 }
 
 
+# A picture shown by the decision that uses all of it (a paid journey, not a free move; a
+# Lecture, not the Analytical Society alone).
+SHOWN_BY = {"map": "travel_move", "lectures": "lecture"}
+
+
 def first_decisions(seeds: range, min_step: int = 60) -> dict[str, GameState]:
     """The first decision of each focus kind after `min_step` decisions (a board with some play
     on it) in random 4-player games."""
@@ -37,7 +42,8 @@ def first_decisions(seeds: range, min_step: int = 60) -> dict[str, GameState]:
         step = 0
         while not st.over and len(found) < len(FOCUS_FILES):
             kind = focus_kind(st)
-            if step >= min_step and kind in FOCUS_FILES and kind not in found:
+            shown = SHOWN_BY.get(kind, st.decision.kind) == st.decision.kind
+            if step >= min_step and kind in FOCUS_FILES and kind not in found and shown:
                 found[kind] = st.copy()
             st.apply(rnd.choice(st.decision.choices).id)
             step += 1

@@ -10,7 +10,7 @@ from engine.scoring import score
 from engine.state import Choice, Decision, GameState
 from i18n import N_, NP_, _, current, n_, p_
 from i18n import game as words
-from render._draw import Canvas, player_label
+from render._draw import LINE, Box, Canvas, player_label, shade
 from render._state import Pending, supply_hidden
 
 ROUTE_NAMES = {"road": N_("road"), "rail": N_("rail"), "ferry": N_("ferry")}
@@ -160,3 +160,8 @@ def discs_row(
         colour = colours[seat] if 0 <= seat < len(colours) else "grey"
         cv.disc(x + r + i * step, cy, r, colour, player_label(seat))
     return x + (len(seats) - 1) * step + 2 * r if seats else x
+
+
+def grid_frame(cv: Canvas, box: Box) -> None:
+    """The frame around a Mill's 3x3 cells and their Gear spaces."""
+    cv.d.rounded_rectangle(box, radius=12, fill=shade(LINE, 1.75), outline=LINE, width=2)

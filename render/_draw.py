@@ -112,6 +112,9 @@ class TextItem:
     size: int
     clipped: bool  # shortened with an ellipsis
     kind: str  # "label" (checked for overlaps) or "name" (a player's name: may be cut)
+    cap: int = (
+        0  # height in px of a capital letter (and digit) of the font drawn: how tall it reads
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,7 @@ class GlyphItem:
     text: str
     size: int
     bbox: Box
+    cap: int = 0  # height in px of a capital letter (and digit) at this size
 
 
 # -- fonts, measuring and rendered text, shared by every canvas of the process ----------------
@@ -207,6 +211,26 @@ def _band_of(size: int, bold: bool, cond: bool, faces: str) -> tuple[int, int]:
         sample = "漢あ（）Hbdfghjklpqy" if faces == "ja" else "HÉbdfghjklpqy|("
         _, top, _, bottom = f.getbbox(sample)
     return top, bottom
+
+
+def cap_height(size: int, bold: bool = False, cond: bool = False) -> int:
+    """How tall a capital letter or a digit of the current language's font is, in pixels (what
+    a reader sees as the height of a text; Japanese kana and kanji are taller still)."""
+    return _cap_of(size, bold, cond, script())
+
+
+@cache
+def _cap_of(size: int, bold: bool, cond: bool, faces: str) -> int:
+    with _FONT_LOCK:
+        _, top, _, bottom = _face(_chain(faces, bold, cond)[0], size).getbbox("H")
+    return bottom - top
+
+
+@cache
+def _glyph_cap(size: int, bold: bool) -> int:
+    with _FONT_LOCK:
+        _, top, _, bottom = _face(FACES[(bold, False)], size).getbbox("0")
+    return bottom - top
 
 
 def _line_mask(line: str, size: int, bold: bool, cond: bool) -> tuple[Image.Image, int, int]:
@@ -531,6 +555,10 @@ class Canvas:
         # No mark inside a token (die letter, seat number...) smaller than this: images read
         # inline set it to their smallest text size.
         self.min_glyph = 0
+        # No text smaller than this (shrinking to fit stops here): images read on a phone set it.
+        self.min_text = 0
+        # A picture drawn past its bottom says how tall it needed to be (to be drawn again).
+        self.wanted_height = 0
         # The static frames were pasted from a cached layer: panel() only returns its inner box.
         self.frames_drawn = False
 
@@ -569,6 +597,8 @@ class Canvas:
         bw, bh = x1 - x0, y1 - y0
         if min_size is None:
             min_size = max(9, min(size, 11))
+        if self.min_text:  # a picture read on a phone: nothing smaller, ever
+            size, min_size = max(size, self.min_text), max(min_size, self.min_text)
         lay = _layout(text, size, min_size, bold, wrap, max_lines, bw, bh)
         s, cond = lay.size, lay.cond
         lh = line_height(s)
@@ -609,6 +639,7 @@ class Canvas:
             size=s,
             clipped=lay.clipped,
             kind=kind,
+            cap=cap_height(s, bold, cond),
         )
         self.texts.append(item)
         return item
@@ -623,7 +654,8 @@ class Canvas:
         x = int(math.floor(centre[0] + left + 0.5))
         y = int(math.floor(centre[1] + top + 0.5))
         self.im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-        self.glyphs.append(GlyphItem(text, size, (x, y, x + mask.width, y + mask.height)))
+        box = (x, y, x + mask.width, y + mask.height)
+        self.glyphs.append(GlyphItem(text, size, box, _glyph_cap(size, bold)))
 
     # -- shapes -----------------------------------------------------------------------------
     def panel(
@@ -733,8 +765,11 @@ class Canvas:
             (cx, cy + h * 0.1), label, max(8, int(h * 0.62 + 0.5)), PLAYER_INK.get(colour, INK)
         )
 
-    def gear(self, cx: float, cy: float, r: float, op: str, teeth: int = 8) -> None:
-        """A built gear: toothed wheel, fill by kind, and its operator (+, -, x) in the middle."""
+    def gear(
+        self, cx: float, cy: float, r: float, op: str, teeth: int = 8, label: str | None = None
+    ) -> None:
+        """A built gear: toothed wheel, fill by kind, and its operator (+, -, x) in the middle,
+        or `label` instead (the number of the space it stands on, when that is the choice)."""
         fill = GEAR_FILL.get(op, (180, 180, 180))
         pts = []
         n = teeth * 4
@@ -745,7 +780,7 @@ class Canvas:
         self.d.polygon(pts, fill=fill, outline=INK, width=1)
         ir = r * 0.52
         self.d.ellipse((cx - ir, cy - ir, cx + ir, cy + ir), fill=WHITE, outline=INK, width=1)
-        sym = {"+": "+", "-": "\u2212", "x": "\u00d7"}.get(op, op)
+        sym = label or {"+": "+", "-": "\u2212", "x": "\u00d7"}.get(op, op)
         self.glyph((cx, cy), sym, max(9, int(r * 0.85)), INK)
 
     def swatch(self, box: Box, colour: str) -> None:

@@ -1,17 +1,21 @@
-"""The focus image: a picture of what the pending decision is about, drawn to be read inline.
+"""The focus image: a picture of what the pending decision is about, drawn to be read inline,
+on a phone as well as on a desktop.
 
-Discord shows an image in a message at about 400-550 px wide; the full board (1680 px) is
-unreadable there. A focus image is 720 px wide and never uses text (or a mark inside a token)
-under 16 px, so at 550 px every text is at least 12 px (16 x 550 / 720 = 12.2).
+Discord shows an image in a message about 550 px wide on a desktop and about 295 px wide on a
+phone (a 420 px window); the full board (1680 px) is unreadable there. A focus image is 720 px
+wide and never uses text (or a mark inside a token) under 33 px: a capital letter or a digit is
+then 24 px tall, 10 px on a phone at 300 px wide and 18 px on a desktop at 550 px. To keep
+everything that large, a picture is one column of few, large elements and shows only what the
+decision is about (the rest is on the Board and My Mill pictures); it is as tall as it needs.
 
 Which picture: the pending decision's kind (the engine's step op) picks a focus (`FOCUS_OF_KIND`):
 
     workshop   the six Workshop spaces, your Store and the Action areas you can use
-    map        the travel map around you, destinations marked with their cost
-    meetings   the Meeting rooms, the Partner display and the Multiplier display
-    lectures   the Institutions' Lecture grid, with what each space costs you
-    mill       your Mill (the compact Mill) with the cells, Gear spaces or lines to choose
-    study      Ada's Study: Program and Assignment displays, Study rewards
+    map        the travel map around you, destinations lettered, listed with their cost
+    meetings   the Meeting rooms, the Partner display or the Multiplier display
+    lectures   what each Lecture level costs you, and the Lecture spaces offered
+    mill       your Mill with the cells, Gear spaces (numbered by gap) or lines to choose
+    study      Ada's Study: the Program or Assignment display, Study rewards or columns
     research   the Research tracks with the next step on each
     hand       Partner cards (the decider sees theirs; anyone else only counts)
     choices    the prompt and its options, for the rare decisions without a place of their own
@@ -19,13 +23,17 @@ Which picture: the pending decision's kind (the engine's step op) picks a focus 
 
 A disc decision (place, stack or move a disc) goes to the map, the Meeting rooms or the Lecture
 grid when all its options are there, else to the list of choices. Options are marked on the
-picture with the words of the choice labels (space 1-6, Meeting room 1-4, row/column, city names).
+picture with the words of the choice labels (space 1-6, Room 1-4, row or column and gap, city
+names, each city lettered on the map).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
+
+from PIL import ImageDraw
 
 from engine import choices
 from engine.edition import Edition
@@ -34,21 +42,32 @@ from i18n import N_, _
 from render._common import option, prompt
 from render._draw import (
     HILITE,
+    INK,
     LINE,
     MUTED,
     PANEL,
     PANEL_ALT,
+    RGB,
     WHITE,
     Box,
     Canvas,
     line_height,
     player_label,
+    shade,
 )
 from render._state import Pending, pending, visible
 
 FOCUS_W = 720
-MIN_PX = 16  # smallest font in a focus image: 16 x 550 / 720 = 12.2 px at 550 px wide
-HEAD = 48
+# Smallest text and token mark: a capital letter of 33 px DejaVu (or Noto Sans JP) is 24 px tall,
+# 10 px when a phone shows the picture 300 px wide (issue 28), 18 px on a desktop at 550 px.
+MIN_PX = 33
+LH = line_height(MIN_PX)  # one line of text
+HEAD = 64
+PAD = 8
+# A focus image is drawn on a canvas this tall, then cut to what was drawn (finish); the rare
+# taller picture is drawn again on a canvas as tall as it asked for (draw_focus).
+DRAFT_H = 2560
+_draft = threading.local()  # .height: the canvas height of a second drawing, in this thread
 MARK = (232, 150, 0)  # outline of an option
 
 FOCUS_OF_KIND: dict[str, str] = {
@@ -188,9 +207,8 @@ def draw_focus(state: GameState | dict[str, Any], viewer: int | None = None) -> 
     if dec is None:
         return draw_scorepad(state, viewer)
     st = visible(state, viewer)
-    if focus.kind == "mill":
-        return A.mill_focus(state, st, dec, viewer)
     drawers = {
+        "mill": A.mill_focus,
         "workshop": A.workshop_focus,
         "map": A.map_focus,
         "meetings": A.meetings_focus,
@@ -200,35 +218,55 @@ def draw_focus(state: GameState | dict[str, Any], viewer: int | None = None) -> 
         "hand": A.hand_focus,
         "choices": choices_focus,
     }
-    return drawers[focus.kind](st, dec, _(focus.title), viewer)
+    cv = drawers[focus.kind](st, dec, _(focus.title), viewer)
+    if cv.wanted_height:  # taller than a draft canvas: drawn again, as tall as it needs
+        _draft.height = cv.wanted_height
+        try:
+            cv = drawers[focus.kind](st, dec, _(focus.title), viewer)
+        finally:
+            del _draft.height
+    return cv
 
 
 # -- shared pieces ---------------------------------------------------------------------------
 
 
-def focus_canvas(height: int) -> Canvas:
-    """A blank focus image: FOCUS_W wide, no mark inside a token under MIN_PX."""
-    cv = Canvas(FOCUS_W, height, background=PANEL)
-    cv.min_glyph = MIN_PX
+def focus_canvas() -> Canvas:
+    """A blank focus image: FOCUS_W wide, no text or mark inside a token under MIN_PX. Drawn
+    tall, then cut by `finish` below the last thing drawn."""
+    cv = Canvas(FOCUS_W, getattr(_draft, "height", DRAFT_H), background=PANEL)
+    cv.min_glyph = cv.min_text = MIN_PX
     return cv
 
 
-def header(cv: Canvas, st: GameState, seat: int, title: str, right: str = "") -> None:
-    """Who decides, and what the picture is about (and, if given, a short fact at the right)."""
+def finish(cv: Canvas, bottom: int) -> Canvas:
+    """Cut the picture PAD below `bottom` (the lowest thing drawn); or, if it was drawn past
+    the canvas, say how tall it must be."""
+    height = bottom + PAD
+    if height > cv.height:
+        cv.wanted_height = height
+        return cv
+    cv.im = cv.im.crop((0, 0, cv.width, height))
+    cv.d = ImageDraw.Draw(cv.im)
+    cv.height = height
+    return cv
+
+
+def header(cv: Canvas, st: GameState, seat: int, title: str, right: str = "") -> int:
+    """Who decides and what the picture is about; under them, if given, a short fact (the
+    round, money...). Returns where the picture goes on."""
     cv.d.rectangle((0, 0, cv.width, HEAD), fill=LINE)
     p = st.players[seat] if 0 <= seat < len(st.players) else None
-    x = 12
+    x = 14
     if p is not None:
-        cv.disc(28, HEAD // 2, 15, p.colour, player_label(seat))
-        x = 52
-    right_w = int(cv.width_of(right, 18, bold=True)) + 16 if right else 0
-    title_w = int(cv.width_of(title, 20, bold=True)) + 4
-    name_right = cv.width - 12 - max(title_w, right_w) - 16
+        cv.disc(36, HEAD // 2, 25, p.colour, player_label(seat))
+        x = 70
+    title_w = int(cv.width_of(title, MIN_PX, bold=True)) + 4
     if p is not None:
         cv.text(
-            (x, 4, max(x + 60, name_right), HEAD - 4),
+            (x, 4, max(x + 80, cv.width - 14 - title_w - 16), HEAD - 4),
             p.name,
-            20,
+            MIN_PX,
             bold=True,
             fill=WHITE,
             align="left",
@@ -236,37 +274,40 @@ def header(cv: Canvas, st: GameState, seat: int, title: str, right: str = "") ->
             min_size=MIN_PX,
             kind="name",
         )
-    if right:
-        cv.text(
-            (cv.width - 12 - right_w, 2, cv.width - 12, 24),
-            right,
-            17,
-            bold=True,
-            fill=WHITE,
-            align="right",
-            wrap=False,
-            min_size=MIN_PX,
-        )
-        cv.text(
-            (cv.width - 12 - title_w - 40, 24, cv.width - 12, HEAD - 2),
-            title,
-            18,
-            bold=True,
-            fill=HILITE,
-            align="right",
-            wrap=False,
-            min_size=MIN_PX,
-        )
-    else:
-        cv.text(
-            (cv.width - 12 - title_w, 4, cv.width - 12, HEAD - 4),
-            title,
-            20,
-            bold=True,
-            fill=HILITE,
-            align="right",
-            wrap=False,
-        )
+    cv.text(
+        (cv.width - 14 - title_w, 4, cv.width - 14, HEAD - 4),
+        title,
+        MIN_PX,
+        bold=True,
+        fill=HILITE,
+        align="right",
+        wrap=False,
+        min_size=MIN_PX,
+    )
+    if not right:
+        return HEAD + PAD
+    y = HEAD
+    h = lines_needed(right, MIN_PX, cv.width - 28) * LH + 8
+    cv.d.rectangle((0, y, cv.width, y + h), fill=shade(LINE, 1.25))
+    cv.text((14, y + 4, cv.width - 14, y + h - 4), right, MIN_PX, fill=WHITE, align="left")
+    return y + h + PAD
+
+
+def para(
+    cv: Canvas,
+    x0: int,
+    y: int,
+    x1: int,
+    text: str,
+    *,
+    bold: bool = False,
+    fill: RGB = INK,
+    align: str = "left",
+) -> int:
+    """A paragraph of text at MIN_PX from y, wrapped in x0..x1; returns the y under it."""
+    h = lines_needed(text, MIN_PX, x1 - x0, bold=bold) * LH
+    cv.text((x0, y, x1, y + h), text, MIN_PX, bold=bold, fill=fill, align=align, valign="top")
+    return y + h
 
 
 def resources_text(st: GameState, seat: int) -> str:
@@ -316,65 +357,45 @@ def choices_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -
     Options of a decision about a hidden hand are listed only to the decider."""
     options = list(dec.choices or [])
     shown = options[:MAX_LISTED]
-    rows: list[tuple[str, int]] = []
-    text_w = FOCUS_W - 16 - 56
-    for choice_id, label in shown:
+    cv = focus_canvas()
+    y = header(cv, st, dec.player, title)
+    y = para(cv, 16, y, FOCUS_W - 16, prompt(dec), bold=True) + PAD
+    if dec.choices is None:
+        y = (
+            para(
+                cv,
+                16,
+                y,
+                FOCUS_W - 16,
+                _("Their choices are about their hidden cards: only they see them."),
+                fill=MUTED,
+            )
+            + PAD
+        )
+    num_w = int(cv.width_of(f"{len(shown)}.", MIN_PX, bold=True)) + 4
+    for i, (choice_id, label) in enumerate(shown):
         label = option(st, dec, choice_id, label)
-        rows.append((label, lines_needed(label, 17, text_w)))
-    question = prompt(dec)
-    prompt_lines = lines_needed(question, 19, FOCUS_W - 32, bold=True)
-    lh17 = line_height(17)
-    height = HEAD + 12 + prompt_lines * line_height(19) + 12
-    height += sum(n * lh17 + 14 for _, n in rows) + (30 if len(options) > len(shown) else 0)
-    height += 12 + 34 + 8
-    if dec.choices is None:
-        height += 40
-    cv = focus_canvas(max(200, height))
-    header(cv, st, dec.player, title)
-    y = HEAD + 12
-    ph = prompt_lines * line_height(19)
-    cv.text((16, y, FOCUS_W - 16, y + ph), question, 19, bold=True, align="left", min_size=19)
-    y += ph + 12
-    if dec.choices is None:
-        cv.text(
-            (16, y, FOCUS_W - 16, y + 30),
-            _("Their choices are about their hidden cards: only they see them."),
-            17,
-            fill=MUTED,
-            align="left",
-            min_size=MIN_PX,
-        )
-        y += 40
-    for i, (label, n) in enumerate(rows):
-        h = n * lh17 + 4
-        fill = WHITE if i % 2 == 0 else PANEL_ALT
-        cv.d.rounded_rectangle((8, y - 2, FOCUS_W - 8, y + h + 2), radius=6, fill=fill)
-        cv.text(
-            (12, y, 48, y + line_height(17)), f"{i + 1}.", 17, bold=True, align="right", wrap=False
-        )
-        cv.text((56, y, FOCUS_W - 16, y + h), label, 17, align="left", min_size=17)
-        cv.marks.append(("option", shown[i][0], (8, y - 2, FOCUS_W - 8, y + h + 2)))
-        y += h + 10
+        h = lines_needed(label, MIN_PX, FOCUS_W - 36 - num_w) * LH
+        box = (PAD, y, FOCUS_W - PAD, y + h + 8)
+        cv.d.rounded_rectangle(box, radius=6, fill=WHITE if i % 2 == 0 else PANEL_ALT)
+        cv.text((14, y + 4, 14 + num_w, y + 4 + LH), f"{i + 1}.", MIN_PX, bold=True, align="right")
+        cv.text((22 + num_w, y + 4, FOCUS_W - 14, y + 4 + h), label, MIN_PX, align="left")
+        cv.marks.append(("option", choice_id, box))
+        y += h + 8 + 6
     if len(options) > len(shown):
-        cv.text(
-            (16, y, FOCUS_W - 16, y + 26),
-            _("\u2026 and {n} more", n=len(options) - len(shown)),
-            17,
-            fill=MUTED,
-            align="left",
-        )
+        y = para(cv, 16, y, FOCUS_W - 16, _("\u2026 and {n} more", n=len(options) - len(shown)))
     if 0 <= dec.player < len(st.players):
-        cv.d.rectangle((0, cv.height - 42, FOCUS_W, cv.height), fill=PANEL_ALT)
-        cv.text(
-            (16, cv.height - 40, FOCUS_W - 16, cv.height - 4),
-            resources_text(st, dec.player),
-            17,
-            bold=True,
-            align="left",
-            wrap=False,
-            min_size=MIN_PX,
-        )
-    return cv
+        y = resources(cv, st, dec.player, y + PAD)
+    return finish(cv, y)
+
+
+def resources(cv: Canvas, st: GameState, seat: int, y: int) -> int:
+    """The decider's resources on a strip across the picture; returns the y under it."""
+    text = resources_text(st, seat)
+    h = lines_needed(text, MIN_PX, FOCUS_W - 32, bold=True) * LH + 12
+    cv.d.rectangle((0, y, FOCUS_W, y + h), fill=PANEL_ALT)
+    cv.text((16, y + 6, FOCUS_W - 16, y + h - 6), text, MIN_PX, bold=True, align="left")
+    return y + h
 
 
 def focus_cities(ed: Edition, dec: Pending) -> list[str]:

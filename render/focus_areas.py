@@ -1,8 +1,10 @@
 """The focus pictures of the board's areas (see render.focus for which decision gets which).
 
 Every function draws from the visible state (the engine's view for the viewer) and the pending
-decision as the viewer may see it, on a 720 px wide canvas with no text under 16 px. Options are
-outlined in orange and recorded in `cv.marks` as ("option", choice id, box).
+decision as the viewer may see it, on a 720 px wide canvas with no text under MIN_PX (33 px: 10 px
+tall on a phone). To stay that large, a picture shows what the decision is about and leaves the
+rest to the Board and My Mill pictures. Options are outlined in orange and recorded in
+`cv.marks` as ("option", choice id, box).
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from engine import choices as C
 from engine import vocabulary as V
 from engine.common import lecture_cost
 from engine.edition import Edition
+from engine.mill import gear_operator
 from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, GameState
-from i18n import N_, _, n_
+from i18n import N_, _, n_, p_
 from render._common import (
     ROUTE_NAMES,
-    area_name,
     content,
     cost_text,
+    grid_frame,
     need_text,
     prompt,
     science_name,
@@ -39,28 +42,38 @@ from render._draw import (
     WHITE,
     Box,
     Canvas,
-    line_height,
     player_label,
     shade,
 )
 from render._state import Pending
+from render.board import prestige_of
 from render.focus import (
     FOCUS_W,
-    HEAD,
+    LH,
     MARK,
     MIN_PX,
-    fits_one_line,
+    PAD,
+    finish,
     focus_canvas,
     focus_cities,
     header,
     lines_needed,
     mark,
     options,
-    resources_text,
+    para,
+    resources,
 )
-from render.mill_compact import MillMarks, draw_mill_compact
+from render.mill_compact import (
+    LINE_TITLES,
+    MARKED_TITLES,
+    MillMarks,
+    _column_text,
+    line_status,
+    open_spaces,
+)
 
 W = FOCUS_W
+T = MIN_PX  # every text of a focus picture
 STORE_TAG = {
     "study": N_("Study"),
     "travel": N_("Travel"),
@@ -77,23 +90,35 @@ def _colours(st: GameState) -> list[str]:
     return [p.colour for p in st.players]
 
 
-def _disc(cv: Canvas, cx: float, cy: float, seat: int, colours: list[str], r: int = 13) -> None:
+def _disc(cv: Canvas, cx: float, cy: float, seat: int, colours: list[str], r: int = 24) -> None:
     colour = colours[seat] if 0 <= seat < len(colours) else "grey"
     cv.disc(cx, cy, r, colour, player_label(seat))
 
 
+def _section(cv: Canvas, y: int, title: str) -> int:
+    """A section's bold title across the picture; returns the y under it."""
+    return para(cv, 14, y, W - 14, title, bold=True) + 4
+
+
+def _text_h(text: str, width: int, bold: bool = False) -> int:
+    return lines_needed(text, T, width, bold=bold) * LH
+
+
 # -- Workshop --------------------------------------------------------------------------------
 
-SPACE_W, SPACE_H = 222, 138
-SPACE_GAP_X, SPACE_GAP_Y = 19, 24
+COL_GAP = 24  # between the two columns of spaces (room for the clockwise arrows)
+SPACE_W = (W - 2 * PAD - COL_GAP) // 2
+ROW_GAP = 22
+DIE, DICE_PER_ROW = 92, 3
+DIE_ROW_H = DIE + 2 + LH + 4  # a row of dice with the spaces each may move to under them
 
 
-def _space_box(s: int) -> Box:
-    """Spaces 1-3 left to right on top, 4-6 right to left below: clockwise, as on the board."""
-    row, col = (0, s) if s < 3 else (1, 5 - s)
-    x = 8 + col * (SPACE_W + SPACE_GAP_X)
-    y = HEAD + 10 + row * (SPACE_H + SPACE_GAP_Y)
-    return (x, y, x + SPACE_W, y + SPACE_H)
+def _dice_rows(dice: list[str]) -> int:
+    return max(1, -(-len(dice) // DICE_PER_ROW))
+
+
+# Spaces 1-3 down the left column, 4-6 up the right one: the clockwise ring of the board.
+SPACE_AT = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)]  # space -> (column, row)
 
 
 def _area_possible(st: GameState, area: str) -> bool | None:
@@ -106,11 +131,16 @@ def _area_possible(st: GameState, area: str) -> bool | None:
         return None
 
 
+def _bonus_text(st: GameState, s: int) -> str:
+    bonus = st.workshop_bonus[s] if s < len(st.workshop_bonus) else None
+    text = st.edition.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
+    return content("effect", text)
+
+
 def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
-    ed = st.edition
-    cv = focus_canvas(548)
+    cv = focus_canvas()
     seat = dec.player
-    header(cv, st, seat, title, _("Round {round}", round=st.round))
+    top = header(cv, st, seat, title, _("Round {round}", round=st.round))
     # where each Workshop die may move (turn): space -> die -> destinations, and its choices
     moves: dict[int, dict[str, list[int]]] = {}
     move_ids: dict[tuple[int, str], list[str]] = {}
@@ -118,186 +148,166 @@ def workshop_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     pushes: dict[int, list[str]] = {}
     # Coal adjusts and swaps name a Workshop die by space and position
     by_die: dict[tuple[int, int], list[str]] = {}
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.WorkshopMove):
             lands = (value.space + value.moves) % 6 + 1
             moves.setdefault(value.space, {}).setdefault(value.die, []).append(lands)
-            move_ids.setdefault((value.space, value.die), []).append(i)
+            move_ids.setdefault((value.space, value.die), []).append(choice_id)
         elif isinstance(value, C.PushOut):
-            pushes.setdefault(value.index, []).append(i)
+            pushes.setdefault(value.index, []).append(choice_id)
         elif isinstance(value, (C.CoalAdjust, C.WorkshopDie, C.AdjustWorkshopDie)):
-            by_die.setdefault((value.space, value.index), []).append(i)
+            by_die.setdefault((value.space, value.index), []).append(choice_id)
     target = st.ctx.get("to") if dec.kind == "ws_push" else None
-    for s, dice in enumerate(st.workshop):
-        box = _space_box(s)
-        x0, y0, x1, y1 = box
+    text_w = SPACE_W - 62 - 10
+    # each row of two spaces is as tall as its longer bonus text
+    row_h = []
+    for row in range(3):
+        pair = [s for s, (_c, r) in enumerate(SPACE_AT) if r == row]
+        texts = max(max(_text_h(_bonus_text(st, s), text_w), 52) for s in pair)
+        dice_rows = max(_dice_rows(st.workshop[s]) for s in pair)
+        row_h.append(texts + 12 + dice_rows * DIE_ROW_H)
+    row_y = [top]
+    for h in row_h[:-1]:
+        row_y.append(row_y[-1] + h + ROW_GAP)
+    for s, dice in enumerate(st.workshop[:6]):
+        col, row = SPACE_AT[s]
+        x0 = PAD + col * (SPACE_W + COL_GAP)
+        y0 = row_y[row]
+        x1, y1 = x0 + SPACE_W, y0 + row_h[row]
         hot = s == target
-        cv.box(box, fill=WHITE, outline=MARK if hot else LINE, width=4 if hot else 2, radius=10)
-        # the space's number and bonus on top, its dice below
-        bonus = st.workshop_bonus[s] if s < len(st.workshop_bonus) else None
-        text = ed.workshop_bonuses.get(bonus, {}).get("text", "") if bonus else ""
-        text = content("effect", text)
-        # a bonus of three lines (a longer language) takes room from the dice
-        tall = lines_needed(text, 16, x1 - 8 - (x0 + 42)) > 2
-        band = y0 + (66 if tall else 48)
-        cv.d.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, band), radius=8, fill=shade(HILITE, 1.6))
-        cv.badge(x0 + 21, y0 + 25, 15, str(s + 1), fill=WHITE)
-        cv.text((x0 + 42, y0 + 4, x1 - 8, band - 1), text, 16, min_size=MIN_PX)
-        k = max(1, len(dice))
-        size = min(40 if tall else 48, (SPACE_W - 12 - (k - 1) * 6) // k)
-        dx = x0 + (SPACE_W - (k * size + (k - 1) * 6)) // 2
-        dy = band + 4 if tall else y0 + 56
+        cv.box((x0, y0, x1, y1), fill=WHITE, outline=MARK if hot else LINE, width=5 if hot else 2)
+        text = _bonus_text(st, s)
+        band = y0 + 8 + max(_text_h(text, text_w), 52)
+        cv.d.rounded_rectangle(
+            (x0 + 3, y0 + 3, x1 - 4, band + 4), radius=8, fill=shade(HILITE, 1.6)
+        )
+        cv.badge(x0 + 32, y0 + 34, 25, str(s + 1), fill=WHITE)
+        cv.text((x0 + 62, y0 + 8, x1 - 10, band), text, T, align="left")
+        size = DIE
         for j, die in enumerate(dice):
-            x = dx + j * (size + 6)
+            # three dice to a row, each row centred (a die's letter stays clear of its pips)
+            in_row = min(DICE_PER_ROW, len(dice) - j // DICE_PER_ROW * DICE_PER_ROW)
+            dx = x0 + (SPACE_W - (in_row * size + (in_row - 1) * 10)) // 2
+            x = dx + j % DICE_PER_ROW * (size + 10)
+            dy = band + 12 + j // DICE_PER_ROW * DIE_ROW_H
             cv.die(x, dy, size, die)
-            tag = ""
+            box = (x, dy, x + size, dy + size)
+            ids = by_die.get((s, j), [])
             if s in moves and die in moves[s]:
+                ids = ids + move_ids.get((s, die), [])
                 tag = "\u2192" + ",".join(str(d) for d in moves[s][die])
-                for choice_id in move_ids.get((s, die), ()):
-                    mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
-            elif hot and j == len(dice) - 1:
-                tag = _("moving")
-            elif hot and j in pushes:
-                for choice_id in pushes[j]:
-                    mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
-            for choice_id in by_die.get((s, j), ()):
-                mark(cv, (x, dy, x + size, dy + size), choice_id, radius=8, width=3)
-            if tag:
-                tw = int(cv.width_of(tag, 16, bold=True)) + 4
-                tx = min(max(x + size // 2 - tw // 2, x0 + 4), x1 - 4 - tw)
                 cv.text(
-                    (tx, dy + size + 3, tx + tw, dy + size + 25),
+                    (x - 5, dy + size + 2, x + size + 5, dy + size + 2 + LH),
                     tag,
-                    16,
+                    T,
                     bold=True,
                     wrap=False,
-                    min_size=MIN_PX,
                 )
+            elif hot and j == len(dice) - 1:  # the die that just arrived
+                cx = min(max(x + size // 2, x0 + 4 + 86), x1 - 4 - 86)  # its caption in the space
+                cv.text(
+                    (cx - 86, dy + size + 2, cx + 86, dy + size + 2 + LH),
+                    _("moving"),
+                    T,
+                    bold=True,
+                    wrap=False,
+                )
+            elif hot:
+                ids = ids + pushes.get(j, [])
+            for choice_id in ids:
+                mark(cv, box, choice_id, radius=8, width=4)
         if not dice:
-            cv.text((x0 + 8, dy, x1 - 8, dy + 48), _("empty"), 16, fill=MUTED)
-    _clockwise_arrows(cv)
-    _store_strip(cv, st, dec, (8, HEAD + 10 + 2 * SPACE_H + SPACE_GAP_Y + 12, W - 8, cv.height - 8))
-    return cv
+            cv.text((x0 + 8, band + 12, x1 - 8, band + 12 + DIE), _("empty"), T, fill=MUTED)
+    _clockwise_arrows(cv, row_y, row_h)
+    y = row_y[-1] + row_h[-1] + ROW_GAP
+    y = _store_strip(cv, st, dec, y)
+    return finish(cv, resources(cv, st, seat, y + PAD))
 
 
-def _clockwise_arrows(cv: Canvas) -> None:
+def _clockwise_arrows(cv: Canvas, row_y: list[int], row_h: list[int]) -> None:
+    """Down the left column, up the right one, across at the top and the bottom."""
+
     def tri(pts: list[tuple[float, float]]) -> None:
         cv.d.polygon(pts, fill=MUTED)
 
-    y_top = HEAD + 10 + SPACE_H // 2
-    y_bot = y_top + SPACE_H + SPACE_GAP_Y
-    for col in range(2):
-        x = 8 + (col + 1) * SPACE_W + col * SPACE_GAP_X + SPACE_GAP_X / 2
-        tri([(x - 6, y_top - 9), (x + 7, y_top), (x - 6, y_top + 9)])
-        tri([(x + 6, y_bot - 9), (x - 7, y_bot), (x + 6, y_bot + 9)])
-    y = HEAD + 10 + SPACE_H + SPACE_GAP_Y / 2
-    xr = 8 + 2 * (SPACE_W + SPACE_GAP_X) + SPACE_W / 2
-    tri([(xr - 9, y - 6), (xr + 9, y - 6), (xr, y + 7)])
-    xl = 8 + SPACE_W / 2
-    tri([(xl - 9, y + 6), (xl + 9, y + 6), (xl, y - 7)])
+    xl = PAD + SPACE_W / 2
+    xr = W - PAD - SPACE_W / 2
+    for row in range(2):
+        y = row_y[row] + row_h[row] + ROW_GAP / 2
+        tri([(xl - 10, y - 7), (xl + 10, y - 7), (xl, y + 8)])
+        tri([(xr - 10, y + 7), (xr + 10, y + 7), (xr, y - 8)])
+    x = W / 2
+    y_top = row_y[0] + row_h[0] / 2
+    y_bot = row_y[2] + row_h[2] / 2
+    tri([(x + 8, y_top - 10), (x + 8, y_top + 10), (x - 8, y_top)])
+    tri([(x - 8, y_bot - 10), (x - 8, y_bot + 10), (x + 8, y_bot)])
 
 
-def _store_strip(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
-    """The decider's Store dice with the Action each would take, and which Actions are open."""
+def _store_tag(die: str) -> str:
+    """The Action a Store die takes ("any Action" for a black one)."""
+    area = None if die[0] == "K" else COLOUR_AREA.get(die[0])
+    return _(STORE_TAG[area]) if area in STORE_TAG else "" if area else _("any Action")
+
+
+def _store_strip(cv: Canvas, st: GameState, dec: Pending, y: int) -> int:
+    """The decider's Store dice with the Action each would take, and which Actions are open
+    (or, for a decision other than the turn itself, its prompt). Returns the y under it."""
     seat = dec.player
     p = st.players[seat]
-    x0, y0, x1, y1 = box
-    cv.box(box, fill=WHITE, width=2, radius=10)
-    cv.text(
-        (x0 + 10, y0 + 4, x0 + 370, y0 + 28),
-        _("Your Store (die \u2192 Action)"),
-        17,
-        bold=True,
-        align="left",
-        wrap=False,
-    )
+    x0, x1 = PAD, W - PAD
+    top = y
+    y = para(cv, x0 + 12, y + 8, x1 - 12, _("Your Store (die \u2192 Action)"), bold=True) + 6
     # the engine offers each distinct die once: a second die of the same face is as usable
     actions: dict[str | None, list[str]] = {}  # a die's face -> its Actions turn choices
     adjusts: dict[str, list[str]] = {}  # "s<i>" -> the Coal adjusts of that Store die
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.StoreAction):
-            actions.setdefault(p.store[value.slot], []).append(i)
+            actions.setdefault(p.store[value.slot], []).append(choice_id)
         elif isinstance(value, C.AdjustOwnDie):
-            adjusts.setdefault(value.die, []).append(i)
-    s = 50
-    slot_w = 96
-    for i, die in enumerate(p.store):
-        sx = x0 + 10 + i * slot_w
-        dx = sx + (slot_w - 8 - s) // 2
-        cv.die(dx, y0 + 34, s, die)
+            adjusts.setdefault(value.die, []).append(choice_id)
+    s = 84
+    slot_w = (x1 - x0 - 16) // 4
+    labels = [_store_tag(die) for die in p.store[:4] if die]
+    label_h = max((_text_h(t, slot_w) for t in labels), default=0)
+    for i, die in enumerate(p.store[:4]):
+        sx = x0 + 8 + i * slot_w
+        dx = sx + (slot_w - s) // 2
+        cv.die(dx, y, s, die)
         if die is None:
             continue
-        area = None if die[0] == "K" else COLOUR_AREA.get(die[0])
-        label = _(STORE_TAG[area]) if area in STORE_TAG else "" if area else _("any Action")
+        label = _store_tag(die)
         ok = die in actions if dec.kind == "turn" else None
         for choice_id in adjusts.get(f"s{i}", []) + (actions.get(die, []) if ok else []):
-            mark(cv, (dx, y0 + 34, dx + s, y0 + 34 + s), choice_id, radius=8, width=3)
+            mark(cv, (dx, y, dx + s, y + s), choice_id, radius=8, width=4)
         colour = INK if ok is None else GOOD if ok else BAD
-        # one line if it fits (shrinking, or condensed), else two ("cualquier acción")
-        two = not fits_one_line(label, 16, MIN_PX, slot_w - 4, 22, bold=bool(ok))
         cv.text(
-            (sx - 2, y0 + 88, sx + slot_w - 6, y0 + (128 if two else 110)),
+            (sx, y + s + 4, sx + slot_w, y + s + 4 + label_h),
             label,
-            16,
-            bold=bool(ok),
+            T,
             fill=colour,
-            valign="top" if two else "middle",
-            max_lines=2,
-            min_size=MIN_PX,
-        )
-    ax = x0 + 10 + 4 * slot_w + 6
-    if dec.kind != "turn":
-        cv.text(
-            (ax, y0 + 6, x1 - 10, y1 - 30),
-            prompt(dec),
-            17,
-            align="left",
             valign="top",
-            min_size=MIN_PX,
+            max_lines=2,
         )
-        cv.text(
-            (x0 + 10, y1 - 26, x1 - 10, y1 - 4),
-            resources_text(st, seat),
-            16,
-            align="left",
-            wrap=False,
-            fill=MUTED,
-            min_size=MIN_PX,
+    y += s + 8 + label_h
+    if dec.kind != "turn":
+        y = para(cv, x0 + 12, y, x1 - 12, prompt(dec))
+    else:  # the Actions an Actions turn could use now, by colour
+        item = cv.text(
+            (x0 + 12, y, x1, y + LH + 8), _("Actions:"), T, bold=True, align="left", wrap=False
         )
-        return
-    # Action areas: which an Actions turn could use now
-    cv.text(
-        (ax, y0 + 4, x1 - 8, y0 + 28),
-        _("Actions you can take"),
-        17,
-        bold=True,
-        align="left",
-        wrap=False,
-    )
-    for k, area in enumerate(AREAS):
-        ay = y0 + 32 + k * 22
-        colour = AREA_COLOUR[area]
-        cv.swatch((ax, ay + 1, ax + 22, ay + 21), colour)
-        ok = _area_possible(st, area) if seat == st.current else None
-        sign = "" if ok is None else " \u2714" if ok else _(" \u2718 too costly")
-        cv.text(
-            (ax + 28, ay, x1 - 8, ay + 22),
-            area_name(area) + sign,
-            16,
-            fill=INK if ok is None else GOOD if ok else BAD,
-            align="left",
-            wrap=False,
-            min_size=MIN_PX,
-        )
-    cv.text(
-        (x0 + 10, y1 - 26, x1 - 10, y1 - 4),
-        resources_text(st, seat) + _(" \u00b7 \u2192n: can move to space n"),
-        16,
-        align="left",
-        wrap=False,
-        fill=MUTED,
-        min_size=MIN_PX,
-    )
+        ax = item.bbox[2] + 16
+        for area in AREAS:
+            ok = _area_possible(st, area) if seat == st.current else None
+            cv.swatch((ax, y + 2, ax + 44, y + 46), AREA_COLOUR[area])
+            sign = "" if ok is None else "\u2714" if ok else "\u2718"
+            if sign:
+                cv.text(
+                    (ax + 48, y, ax + 84, y + LH + 8), sign, T, bold=True, fill=GOOD if ok else BAD
+                )
+            ax += 112
+        y += LH + 12
+    cv.d.rounded_rectangle((x0, top, x1 - 1, y + 7), radius=10, outline=LINE, width=2)
+    return y + 8
 
 
 # -- travel map ------------------------------------------------------------------------------
@@ -306,8 +316,9 @@ DX, DY = 540.0, 744.0  # board pixels per map unit (the board's proportions)
 SEA = (176, 208, 226)
 LAND = (214, 226, 184)
 REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
-MAP_MAX_H = 640  # the map's height in a picture, unless a crowded whole map needs more
-MAP_CROWDED_H = 800
+MAP_MAX_H = 620  # the map's height in a picture, unless many destinations need more room
+MAP_CROWDED_H = 860
+NODE_R = 27  # a city on the map: large enough for its Prestige and a letter at MIN_PX
 
 
 def _cost_of(st: GameState, dec: Pending, city: str) -> str:
@@ -321,10 +332,11 @@ def _cost_of(st: GameState, dec: Pending, city: str) -> str:
 
 
 def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """The map around the decider, each destination lettered; under it the destinations by
+    letter with their names, costs and discs (names on the map would not stay large)."""
     ed = st.edition
     seat = dec.player
     p = st.players[seat]
-    colours = _colours(st)
     cities = focus_cities(ed, dec)
     pawns: dict[str, list[int]] = {}
     for s, q in enumerate(st.players):
@@ -334,9 +346,9 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     pts = [ed.city[c]["xy"] for c in shown if c in ed.city]
     xs = [x * DX for x, _ in pts]
     ys = [y * DY for _, y in pts]
-    pad_x, pad_y = 95.0, 50.0
-    lo_x, hi_x = min(xs) - pad_x, max(xs) + pad_x
-    lo_y, hi_y = min(ys) - pad_y, max(ys) + pad_y
+    pad = 60.0
+    lo_x, hi_x = min(xs) - pad, max(xs) + pad
+    lo_y, hi_y = min(ys) - pad, max(ys) + pad
     min_w, min_h = 300.0, 260.0
     if hi_x - lo_x < min_w:
         mid = (lo_x + hi_x) / 2
@@ -344,40 +356,31 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     if hi_y - lo_y < min_h:
         mid = (lo_y + hi_y) / 2
         lo_y, hi_y = mid - min_h / 2, mid + min_h / 2
-    # many destinations far apart: give the crowded middle of the map more room
-    max_h = MAP_CROWDED_H if len(cities) > 12 else MAP_MAX_H
-    k = min((W - 16) / (hi_x - lo_x), max_h / (hi_y - lo_y), 2.2)
-    mw = W - 16
+    mw = W - 2 * PAD
+    max_h = MAP_CROWDED_H if len(cities) > 10 else MAP_MAX_H
+    k = min(mw / (hi_x - lo_x), max_h / (hi_y - lo_y), 2.2)
     mh = int((hi_y - lo_y) * k)
-    # centre the crop horizontally when the map is narrower than the canvas
-    extra = (mw / k - (hi_x - lo_x)) / 2
-    lo_x -= extra
-    legend_h = 34
-    cv = focus_canvas(HEAD + 8 + mh + legend_h + 8)
-    header(
-        cv,
-        st,
-        seat,
-        title,
-        _("\u00a3{money} \u00b7 in {city}", money=p.money, city=ed.city[p.city]["name"]),
+    lo_x -= (mw / k - (hi_x - lo_x)) / 2  # centre the crop when the map is narrower
+    cv = focus_canvas()
+    here_name = ed.city[p.city]["name"]
+    top = header(
+        cv, st, seat, title, _("\u00a3{money} \u00b7 in {city}", money=p.money, city=here_name)
     )
-    mx0, my0 = 8, HEAD + 8
+    mx0, my0 = PAD, top
     mx1, my1 = mx0 + mw, my0 + mh
-    cv.d.rectangle((mx0, my0, mx1, my1), fill=SEA, outline=LINE)
 
     def pos(city: str) -> tuple[int, int]:
         x, y = ed.city[city]["xy"]
         return int(mx0 + (x * DX - lo_x) * k), int(my0 + (y * DY - lo_y) * k)
 
-    def inside(pt: tuple[int, int], margin: int = 0) -> bool:
-        return mx0 - margin <= pt[0] <= mx1 + margin and my0 - margin <= pt[1] <= my1 + margin
+    def inside(pt: tuple[int, int]) -> bool:
+        return mx0 + NODE_R <= pt[0] <= mx1 - NODE_R and my0 + NODE_R <= pt[1] <= my1 - NODE_R
 
     land_r = int(26 * k)
     clip = Canvas(mw, mh, background=SEA)
-    off = (mx0, my0)
 
     def local(pt: tuple[int, int]) -> tuple[int, int]:
-        return pt[0] - off[0], pt[1] - off[1]
+        return pt[0] - mx0, pt[1] - my0
 
     for city in ed.city:
         x, y = local(pos(city))
@@ -387,189 +390,157 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             clip.d.line((*local(pos(a)), *local(pos(b))), fill=LAND, width=2 * land_r)
     for a, b, kind in ed.routes:
         if a in ed.city and b in ed.city:
-            _route(clip, local(pos(a)), local(pos(b)), kind, max(1.0, k))
-    cv.im.paste(clip.im, off)
+            _route(clip, local(pos(a)), local(pos(b)), kind, max(1.5, k))
+    cv.im.paste(clip.im, (mx0, my0))
     cv.d.rectangle((mx0, my0, mx1, my1), outline=LINE, width=2)
-    # nodes
-    node_r = 13
-    placed: list[Box] = []
+    # lettered from the cheapest journey (then by name), as listed under the map (letters, not
+    # numbers: a Travel token carries its seat's number)
+    cities.sort(key=lambda c: (_cost_key(st, dec, c), ed.city[c]["name"]))
+    letter = {city: _letter(n) for n, city in enumerate(cities)}
     for city, info in ed.city.items():
         x, y = pos(city)
-        if not inside((x, y), -node_r):
+        if not inside((x, y)) or city in letter:
             continue
-        hot = city in cities
-        if info["kind"] == "university":
+        if city == p.city:
+            cv.pawn(x, y, 2 * NODE_R + 8, p.colour, player_label(seat))
+        elif info["kind"] == "university":
             fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
             cv.d.rounded_rectangle(
-                (x - node_r, y - node_r, x + node_r, y + node_r),
-                radius=4,
-                fill=fill,
-                outline=INK,
-                width=2,
+                (x - 12, y - 12, x + 12, y + 12), radius=4, fill=fill, outline=INK, width=2
             )
-            cv.glyph((x, y + 0.5), str(_prestige(st, city)), 16, INK)
         else:
             cv.d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=WHITE, outline=INK, width=2)
-        if hot:
-            cv.d.ellipse(
-                (x - node_r - 7, y - node_r - 7, x + node_r + 7, y + node_r + 7),
-                outline=MARK,
-                width=4,
-            )
-        placed.append((x - node_r - 2, y - node_r - 2, x + node_r + 2, y + node_r + 2))
-    # labels: options and where the players are (with their Travel tokens), then the rest
-    bounds = (mx0 + 2, my0 + 2, mx1 - 2, my1 - 2)
-    labelled = [c for c in shown] + [c for c in pawns if c not in shown]
-    for city in labelled:
-        x, y = pos(city)
-        if not inside((x, y), -node_r):
-            continue
-        ids = [i for i, v in options(dec) if city in (place.city for place in C.places(v))]
-        _city_label(cv, st, dec, city, (x, y), pawns.get(city, []), colours, placed, bounds, ids)
-    # the other cities, for orientation, where their names fit without covering anything
-    for city in ed.city:
-        x, y = pos(city)
-        if city in labelled or not inside((x, y), -node_r):
-            continue
-        _free_label(cv, ed.city[city]["name"], (x, y), placed, bounds)
-    # legend
-    ly = my1 + 8
-    lx = mx0
-    for kind in ("road", "rail", "ferry"):
-        _route(cv, (lx, ly + 12), (lx + 34, ly + 12), kind, 1.0)
-        item = cv.text(
-            (lx + 40, ly, lx + 140, ly + 24),
-            _("{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")),
-            16,
-            align="left",
-            wrap=False,
-        )
-        lx = item.bbox[2] + 18
-    cv.d.ellipse((lx + 2, ly + 2, lx + 22, ly + 22), outline=MARK, width=4)
-    cv.text(
-        (lx + 28, ly, mx1, ly + 24),
-        _("you can go there (cost of the journey)"),
-        16,
-        align="left",
-        wrap=False,
-        min_size=MIN_PX,
+    # the destinations' letters, moved apart where cities lie too close for two of them, with
+    # a line to the city when moved
+    shown_at = {c: pos(c) for c in cities if inside(pos(c))}
+    fixed = [pos(p.city)] if p.city not in letter and inside(pos(p.city)) else []
+    moved = _spread(
+        shown_at, fixed, 2 * NODE_R + 14, (mx0 + NODE_R, my0 + NODE_R, mx1 - NODE_R, my1 - NODE_R)
     )
-    return cv
+    for city, (x, y) in moved.items():
+        tx, ty = shown_at[city]
+        if abs(x - tx) + abs(y - ty) > 4:
+            cv.d.line((tx, ty, x, y), fill=INK, width=3)
+            cv.d.ellipse((tx - 6, ty - 6, tx + 6, ty + 6), fill=INK)
+    for city, (x, y) in moved.items():
+        cv.d.ellipse(
+            (x - NODE_R - 6, y - NODE_R - 6, x + NODE_R + 6, y + NODE_R + 6),
+            fill=shade(HILITE, 1.3),
+            outline=MARK,
+            width=5,
+        )
+        cv.badge(x, y, NODE_R, letter[city], fill=WHITE)
+    y = _destinations(cv, st, dec, cities, letter, pawns, my1 + PAD)
+    # what the routes cost
+    x = PAD + 6
+    for kind in ("road", "rail", "ferry"):
+        label = _(
+            "{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")
+        )
+        w = int(cv.width_of(label, T)) + 4
+        if x + 56 + w > W - PAD:
+            x, y = PAD + 6, y + LH + 8
+        _route(cv, (x, y + LH // 2 + 2), (x + 46, y + LH // 2 + 2), kind, 1.5)
+        cv.text((x + 54, y, x + 54 + w, y + LH + 4), label, T, align="left", wrap=False)
+        x += 54 + w + 24
+    return finish(cv, y + LH + 4)
 
 
-def _prestige(st: GameState, city: str) -> int | str:
-    ed = st.edition
-    tile = st.universities.get(city)
-    if tile in ed.university_tile:
-        return ed.university_tile[tile].get("prestige", "?")
-    return ed.city.get(city, {}).get("prestige", "?")
+def _spread(
+    at: dict[str, tuple[int, int]], fixed: list[tuple[int, int]], gap: int, bounds: Box
+) -> dict[str, tuple[int, int]]:
+    """Markers at `at` pushed apart (and off the `fixed` points) until no two centres are
+    closer than `gap`, or after a few rounds; each stays inside `bounds`. Deterministic."""
+    pts = {c: [float(x), float(y)] for c, (x, y) in at.items()}
+    names = sorted(pts)
+    for _round in range(40):
+        moved = False
+        for i, a in enumerate(names):
+            others = [pts[b] for b in names[i + 1 :]] + [[float(x), float(y)] for x, y in fixed]
+            for k, o in enumerate(others):
+                dx, dy = pts[a][0] - o[0], pts[a][1] - o[1]
+                d = math.hypot(dx, dy)
+                if d >= gap:
+                    continue
+                if d < 0.01:
+                    dx, dy, d = 1.0, 0.0, 1.0
+                push = (gap - d) / 2 + 0.5
+                pts[a][0] += dx / d * push
+                pts[a][1] += dy / d * push
+                if k < len(names) - i - 1:  # another marker moves too; a fixed point does not
+                    o[0] -= dx / d * push
+                    o[1] -= dy / d * push
+                moved = True
+        for pt in pts.values():
+            pt[0] = min(max(pt[0], bounds[0]), bounds[2])
+            pt[1] = min(max(pt[1], bounds[1]), bounds[3])
+        if not moved:
+            break
+    return {c: (round(x), round(y)) for c, (x, y) in pts.items()}
 
 
-def _city_label(
+def _letter(n: int) -> str:
+    """A, B, ... Z, then AA, AB ..."""
+    return _letter(n // 26 - 1) + chr(65 + n % 26) if n >= 26 else chr(65 + n)
+
+
+def _cost_key(st: GameState, dec: Pending, city: str) -> int:
+    cost = st.edition.travel_cost[st.players[dec.player].city].get(city)
+    return cost if dec.kind == "travel_move" and isinstance(cost, int) else 0
+
+
+def _destinations(
     cv: Canvas,
     st: GameState,
     dec: Pending,
-    city: str,
-    at: tuple[int, int],
-    here: list[int],
-    colours: list[str],
-    placed: list[Box],
-    bounds: Box,
-    ids: list[str],
-) -> None:
+    cities: list[str],
+    letter: dict[str, str],
+    pawns: dict[str, list[int]],
+    y: int,
+) -> int:
+    """The destinations by letter, two to a row: name, cost, a University's Prestige, and the
+    discs and Travel tokens there. Returns the y under them."""
     ed = st.edition
-    option = bool(ids)
-    x, y = at
-    name = ed.city[city]["name"]
-    cost = _cost_of(st, dec, city) if option else ""
-    text = f"{name} {cost}" if cost else name
-    tw = int(cv.width_of(text, 16, bold=option)) + 8
-    stack = st.university_discs.get(city, [])
-    gw = tw + (len(stack) * 26 + 4 if stack else 0) + (len(here) * 26 + 4 if here else 0)
-    gh = 28
-    r = 16
-    best: Box | None = None
-    best_cost = None
-    for ox, oy in (
-        (r + 4, -gh // 2),
-        (-r - 4 - gw, -gh // 2),
-        (-gw // 2, -r - 4 - gh),
-        (-gw // 2, r + 4),
-        (r, -r - gh),
-        (r, r),
-        (-r - gw, -r - gh),
-        (-r - gw, r),
-        (r + 4, -gh // 2 - gh),
-        (r + 4, gh // 2),
-        (-r - 4 - gw, -gh // 2 - gh),
-        (-r - 4 - gw, gh // 2),
-    ):
-        box = (x + ox, y + oy, x + ox + gw, y + oy + gh)
-        c = _overlap(box, placed) * 10 + _outside(box, bounds) * 200
-        if best_cost is None or c < best_cost:
-            best, best_cost = box, c
-            if c == 0:
-                break
-    assert best is not None
-    bx0, by0, bx1, by1 = best
-    cv.d.rounded_rectangle(
-        (bx0, by0, bx1, by1),
-        radius=5,
-        fill=shade(HILITE, 1.45) if option else WHITE,
-        outline=MARK if option else MUTED,
-        width=2 if option else 1,
-    )
-    cv.text(
-        (bx0 + 4, by0, bx0 + tw, by1),
-        text,
-        16,
-        bold=option,
-        align="left",
-        wrap=False,
-        min_size=MIN_PX,
-    )
-    for choice_id in ids:
-        cv.marks.append(("option", choice_id, best))
-    px = bx0 + tw
-    for seat in stack:
-        _disc(cv, px + 13, by0 + gh / 2, seat, colours, r=12)
-        px += 26
-    if stack:
-        px += 4
-    for seat in here:
-        col = colours[seat] if 0 <= seat < len(colours) else "grey"
-        cv.pawn(px + 13, by0 + gh / 2, 26, col, player_label(seat))
-        px += 26
-    placed.append(best)
-
-
-def _free_label(cv: Canvas, name: str, at: tuple[int, int], placed: list[Box], bounds: Box) -> None:
-    x, y = at
-    tw = int(cv.width_of(name, 16)) + 8
-    gh = 24
-    for ox, oy in ((16, -gh // 2), (-16 - tw, -gh // 2), (-tw // 2, -16 - gh), (-tw // 2, 16)):
-        box = (x + ox, y + oy, x + ox + tw, y + oy + gh)
-        if not _overlap(box, placed) and not _outside(box, bounds):
-            cv.d.rounded_rectangle(box, radius=5, fill=shade(WHITE, 0.97))
-            cv.text(
-                (box[0] + 4, box[1], box[2], box[3]), name, 16, fill=MUTED, align="left", wrap=False
-            )
-            placed.append(box)
-            return
-
-
-def _overlap(r: Box, others: list[Box]) -> int:
-    total = 0
-    for o in others:
-        w = min(r[2], o[2]) - max(r[0], o[0])
-        h = min(r[3], o[3]) - max(r[1], o[1])
-        if w > 0 and h > 0:
-            total += w * h
-    return total
-
-
-def _outside(r: Box, b: Box) -> int:
-    return max(0, b[0] - r[0]) + max(0, r[2] - b[2]) + max(0, b[1] - r[1]) + max(0, r[3] - b[3])
+    colours = _colours(st)
+    col_w = (W - 3 * PAD) // 2
+    ids: dict[str, list[str]] = {}  # a city -> the choices that name it
+    for choice_id, value in options(dec):
+        for place in C.places(value):
+            ids.setdefault(place.city or "", []).append(choice_id)
+    for row in range(0, len(cities), 2):
+        pair = cities[row : row + 2]
+        entries = []
+        for city in pair:
+            info = ed.city[city]
+            text = " ".join(t for t in (info["name"], _cost_of(st, dec, city)) if t)
+            if info["kind"] == "university":
+                text += f" \u00b7 {prestige_of(st, city)}\u2605"
+            tokens = [(s, True) for s in st.university_discs.get(city, [])]
+            tokens += [(s, False) for s in pawns.get(city, [])]
+            entries.append((city, text, tokens))
+        h = max(
+            _text_h(text, col_w - 80) + (58 if tokens else 0) + 12 for _c, text, tokens in entries
+        )
+        h = max(60, h)
+        for k, (city, text, tokens) in enumerate(entries):
+            x = PAD + k * (col_w + PAD)
+            box = (x, y, x + col_w, y + h)
+            cv.box(box, fill=shade(HILITE, 1.45), outline=MARK, width=3)
+            cv.badge(x + 32, y + 32, NODE_R, letter[city], fill=WHITE)
+            th = _text_h(text, col_w - 80)
+            cv.text((x + 66, y + 6, x + col_w - 8, y + 6 + th), text, T, align="left")
+            tx = x + 66
+            for s, disc in tokens:  # discs on the University, then Travel tokens
+                colour = colours[s] if s < len(colours) else ""
+                if disc:
+                    _disc(cv, tx + 25, y + 6 + th + 28, s, colours)
+                else:
+                    cv.pawn(tx + 25, y + 6 + th + 28, 50, colour, player_label(s))
+                tx += 54
+            for choice_id in dict.fromkeys(ids.get(city, [])):
+                cv.marks.append(("option", choice_id, box))
+        y += h + PAD
+    return y
 
 
 def _route(cv: Canvas, a: tuple[int, int], b: tuple[int, int], kind: str, k: float) -> None:
@@ -598,434 +569,326 @@ def _dashed(
         t += on + off
 
 
+# -- Partner cards (Meetings and the hand) ---------------------------------------------------
+
+
+def _partner_card(cv: Canvas, ed: Edition, pid: str | None, y: int, note: str = "") -> Box:
+    """A Partner card across the picture from y: name (and `note`, where it lies), Prestige,
+    science and need, then its effect. Returns its box."""
+    x0, x1 = PAD, W - PAD
+    if not pid or pid not in ed.partner:
+        box = (x0, y, x1, y + LH + 16)
+        cv.box(box, fill=PANEL_ALT, width=2)
+        text = " \u00b7 ".join(t for t in (note, _("empty")) if t)
+        cv.text((x0 + 12, y + 8, x1 - 12, y + 8 + LH), text, T, fill=MUTED, align="left")
+        return box
+    info = ed.partner[pid]
+    name = " \u00b7 ".join(t for t in (note, info.get("name", pid)) if t)
+    facts = " \u00b7 ".join(t for t in (science_name(info.get("science")), need_text(info)) if t)
+    effect = content("effect", info.get("text", ""))
+    inner = x1 - x0 - 24
+    h = 8 + _text_h(name, inner - 64, bold=True) + 4 + _text_h(facts, inner - 64)
+    h = max(h, 8 + 2 * LH) + 4 + _text_h(effect, inner) + 10
+    box = (x0, y, x1, y + h)
+    cv.box(box, fill=WHITE, width=2)
+    ty = para(cv, x0 + 76, y + 8, x1 - 12, name, bold=True) + 4
+    ty = para(cv, x0 + 76, ty, x1 - 12, facts, fill=MUTED)
+    cv.badge(x0 + 38, y + 8 + LH, 27, str(info.get("prestige", 0)))
+    para(cv, x0 + 12, max(ty, y + 8 + 2 * LH) + 4, x1 - 12, effect)
+    return box
+
+
 # -- Meetings --------------------------------------------------------------------------------
 
-COL_W = (W - 16 - 3 * 8) // 4
-
-
-def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box, hidden: bool = False) -> None:
-    x0, y0, x1, y1 = box
-    if hidden or not pid or pid not in ed.partner:
-        cv.box(box, fill=PANEL_ALT, width=2)
-        cv.text(
-            (x0 + 6, y0 + 6, x1 - 6, y1 - 6), _("hidden") if hidden else _("empty"), 16, fill=MUTED
-        )
-        return
-    info = ed.partner[pid]
-    cv.box(box, fill=WHITE, width=2)
-    cv.text(
-        (x0 + 6, y0 + 4, x1 - 6, y0 + 46),
-        info.get("name", pid),
-        16,
-        bold=True,
-        max_lines=2,
-        min_size=MIN_PX,
-    )
-    prestige = str(info.get("prestige", 0))
-    cv.badge(x0 + 20, y0 + 62, 14 if len(prestige) < 2 else 17, prestige)
-    cv.text(
-        (x0 + 38, y0 + 50, x1 - 6, y0 + 74),
-        science_name(info.get("science")),
-        16,
-        align="left",
-        wrap=False,
-        min_size=MIN_PX,
-    )
-    cv.d.rectangle((x0 + 5, y0 + 78, x1 - 6, y0 + 100), fill=PANEL_ALT)
-    cv.text((x0 + 6, y0 + 78, x1 - 6, y0 + 100), need_text(info), 16, bold=True, min_size=MIN_PX)
-    cv.text(
-        (x0 + 6, y0 + 104, x1 - 6, y1 - 4),
-        content("effect", info.get("text", "")),
-        16,
-        min_size=MIN_PX,
-        valign="top",
-    )
-
-
-def _partner_card_height(ed: Edition, ids: list[str | None], width: int) -> int:
-    need = max(
-        (
-            lines_needed(content("effect", ed.partner[c]["text"]), 16, width - 12)
-            for c in ids
-            if c in ed.partner
-        ),
-        default=1,
-    )
-    return 104 + need * line_height(16) + 8
+ROOM_W = (W - 3 * PAD) // 2
 
 
 def meetings_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """The Meeting rooms (with the card each would give), or the Partner display, or the
+    Multiplier display: whichever the decision is about."""
     ed = st.edition
     seat = dec.player
     colours = _colours(st)
     room_opts: dict[int, list[str]] = {}
     card_opts: dict[int, str] = {}  # a Partner display slot -> its choice
     mult_opts: dict[int, str] = {}  # a Multiplier slot -> its choice
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         for place in C.places(value):
             if place.kind == "room" and place.index is not None:
-                room_opts.setdefault(place.index, []).append(i)
+                room_opts.setdefault(place.index, []).append(choice_id)
         if isinstance(value, (C.DisplayCard, C.UseDisplayCard)):
-            card_opts[value.slot] = i
+            card_opts[value.slot] = choice_id
         elif isinstance(value, C.MultiplierSlot):
-            mult_opts[value.slot] = i
-    card_h = _partner_card_height(ed, list(st.partner_display), COL_W)
-    room_h = 178
-    height = HEAD + 8 + room_h + 10 + 24 + card_h + 10 + 24 + 48 + 8
-    cv = focus_canvas(height)
+            mult_opts[value.slot] = choice_id
+    cv = focus_canvas()
     p = st.players[seat]
-    header(
-        cv,
-        st,
-        seat,
-        title,
-        _("\u00a3{money} \u00b7 Innovation {n}", money=p.money, n=p.innovation),
+    y = header(
+        cv, st, seat, title, _("\u00a3{money} \u00b7 Innovation {n}", money=p.money, n=p.innovation)
     )
-    y = HEAD + 8
-    for r, room in enumerate(st.rooms):
-        x = 8 + r * (COL_W + 8)
-        box = (x, y, x + COL_W, y + room_h)
+    show_rooms = bool(room_opts) or not (card_opts or mult_opts)
+    if show_rooms:
+        y = _rooms(cv, st, y, room_opts, colours)
+    if card_opts:
+        y = _section(
+            cv,
+            y,
+            _(
+                "Partner display (deck {n}): the card under your room or one to its right",
+                n=len(st.partner_deck),
+            ),
+        )
+        for i, pid in enumerate(st.partner_display):
+            box = _partner_card(cv, ed, pid, y, _("Room {n}", n=i + 1))
+            if i in card_opts:
+                mark(cv, box, card_opts[i])
+            y = box[3] + PAD
+    if mult_opts:
+        y = _section(cv, y, _("Multiplier Gears (deck {n})", n=len(st.multiplier_deck)))
+        for i, mid in enumerate(st.multiplier_display):
+            text = _("empty")
+            if mid:
+                cost = ed.multiplier[mid]["cost"] if mid in ed.multiplier else {}
+                text = _("Build cost: {cost}", cost=cost_text(cost))
+            h = max(72, _text_h(text, W - 2 * PAD - 100) + 16)
+            box = (PAD, y, W - PAD, y + h)
+            cv.box(box, fill=WHITE, width=2)
+            if mid:
+                cv.gear(PAD + 44, y + h // 2, 32, "x")
+            cv.text((PAD + 90, y + 8, W - PAD - 10, y + h - 8), text, T, align="left")
+            if i in mult_opts:
+                mark(cv, box, mult_opts[i])
+            y += h + PAD
+    return finish(cv, y)
+
+
+def _rooms(
+    cv: Canvas, st: GameState, y: int, room_opts: dict[int, list[str]], colours: list[str]
+) -> int:
+    """The Meeting rooms two by two: cost, cards drawn, science, the card under the room (the
+    one a Meeting there gives, or one to its right) and the discs. Returns the y under them."""
+    ed = st.edition
+
+    def lines_of(r: int) -> list[tuple[str, bool, Any]]:
         info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
-        cv.box(box, fill=shade(DIE_FILL["Y"], 1.75), width=2)
-        for choice_id in room_opts.get(r, []):
-            mark(cv, box, choice_id)
-        cv.text((x + 4, y + 4, x + COL_W - 4, y + 28), _("Room {n}", n=r + 1), 18, bold=True)
-        cost = _(
-            "\u00a3{money} or {innovation} Innov.",
-            money=info.get("money", "?"),
-            innovation=info.get("innovation", "?"),
-        )
-        cv.text((x + 4, y + 30, x + COL_W - 4, y + 52), cost, 16, min_size=MIN_PX)
         draw = info.get("draw", 0)
-        cv.text(
-            (x + 4, y + 52, x + COL_W - 4, y + 74),
-            n_("draw {n} card", "draw {n} cards", draw) if draw else _("no draw"),
-            16,
-            fill=MUTED,
-        )
         sci = st.room_science[r] if r < len(st.room_science) else None
-        cv.d.rounded_rectangle(
-            (x + 8, y + 78, x + COL_W - 8, y + 102), radius=10, fill=WHITE, outline=INK
-        )
-        cv.text(
-            (x + 12, y + 78, x + COL_W - 12, y + 102),
-            science_name(sci) if sci else "?",
-            16,
-            bold=True,
-            min_size=MIN_PX,
-        )
-        sw = (COL_W - 12) // 2
-        for k, space in enumerate(room):
-            sx = x + 6 + (k % 2) * sw
-            sy = y + 108 + (k // 2) * 34
-            cv.d.rounded_rectangle(
-                (sx + 2, sy, sx + sw - 2, sy + 30), radius=8, fill=WHITE, outline=MUTED
-            )
-            seats = [space] if isinstance(space, int) else list(space or [])
-            for j, s in enumerate(seats[:2]):
-                _disc(cv, sx + 18 + j * 28, sy + 15, s, colours)
-    y += room_h + 10
-    cv.text(
-        (8, y, W - 8, y + 24),
-        _(
-            "Partner display (deck {n}): the card under your room or one to its right",
-            n=len(st.partner_deck),
-        ),
-        16,
-        bold=True,
-        align="left",
-        wrap=False,
-        min_size=MIN_PX,
-    )
-    y += 24
-    for i, pid in enumerate(st.partner_display):
-        x = 8 + i * (COL_W + 8)
-        box = (x, y, x + COL_W, y + card_h)
-        _partner_card(cv, ed, pid, box)
-        if i in card_opts:
-            mark(cv, box, card_opts[i])
-    y += card_h + 10
-    cv.text(
-        (8, y, W - 8, y + 24),
-        _("Multiplier Gears (deck {n})", n=len(st.multiplier_deck)),
-        16,
-        bold=True,
-        align="left",
-        wrap=False,
-    )
-    y += 24
-    mw = (W - 16 - 8) // 2
-    for i, mid in enumerate(st.multiplier_display):
-        x = 8 + i * (mw + 8)
-        box = (x, y, x + mw, y + 44)
-        cv.box(box, fill=WHITE, width=2)
-        if i in mult_opts:
-            mark(cv, box, mult_opts[i])
-        if not mid:
-            cv.text((x + 6, y + 2, x + mw - 6, y + 42), _("empty"), 16, fill=MUTED)
-            continue
-        cv.gear(x + 24, y + 22, 19, "x")
-        cost = ed.multiplier[mid]["cost"] if mid in ed.multiplier else {}
-        cv.text(
-            (x + 50, y + 2, x + mw - 6, y + 42),
-            _("Build cost: {cost}", cost=cost_text(cost)),
-            16,
-            align="left",
-            min_size=MIN_PX,
-        )
-    return cv
+        card = st.partner_display[r] if r < len(st.partner_display) else None
+        if card in ed.partner:  # the card a Meeting in this room gives (or one to its right)
+            name = _("Partner: {name}", name=ed.partner[card]["name"])
+        else:
+            name = _("empty")
+        return [
+            (_("Room {n}", n=r + 1), True, INK),
+            (
+                _(
+                    "\u00a3{money} or {innovation} Innov.",
+                    money=info.get("money", "?"),
+                    innovation=info.get("innovation", "?"),
+                ),
+                False,
+                INK,
+            ),
+            (n_("draw {n} card", "draw {n} cards", draw) if draw else _("no draw"), False, MUTED),
+            (science_name(sci) if sci else "?", True, INK),
+            (name, False, INK),
+        ]
+
+    inner = ROOM_W - 20
+    rooms = list(range(len(st.rooms)))
+    for row in range(0, len(rooms), 2):
+        pair = rooms[row : row + 2]
+        texts_h = max(sum(_text_h(t, inner, b) for t, b, _c in lines_of(r)) for r in pair)
+        h = 10 + texts_h + 8 + 56 + 10
+        for r in pair:
+            x = PAD + (r % 2) * (ROOM_W + PAD)
+            box = (x, y, x + ROOM_W, y + h)
+            cv.box(box, fill=shade(DIE_FILL["Y"], 1.75), width=2)
+            for choice_id in room_opts.get(r, []):
+                mark(cv, box, choice_id)
+            ty = y + 10
+            for text, bold, fill in lines_of(r):
+                ty = para(cv, x + 10, ty, x + ROOM_W - 10, text, bold=bold, fill=fill)
+            seats: list[int] = []
+            for space in st.rooms[r]:
+                seats += [space] if isinstance(space, int) else list(space or [])
+            for j, s in enumerate(seats[:6]):
+                _disc(cv, x + 36 + j * 54, y + h - 38, s, colours)
+        y += h + PAD
+    return y
 
 
 # -- Institutions ----------------------------------------------------------------------------
 
 
 def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """What each Lecture level costs the decider and scores the most discs, then the spaces
+    the decision offers, by Institution: level, effect and the discs on it."""
     ed = st.edition
     seat = dec.player
     colours = _colours(st)
-    spaces: dict[str, str] = {}  # "<institution>:<level>" (or "as") -> its choice
-    for i, value in options(dec):
+    spaces: dict[tuple[int, int], str] = {}  # (institution, level) -> its choice
+    society: str | None = None
+    for choice_id, value in options(dec):
         if isinstance(value, C.AnalyticalSociety):
-            spaces["as"] = i
+            society = choice_id
         for place in C.places(value):
-            if place.kind == "lec":
-                spaces[f"{place.index}:{place.level}"] = i
-    n = max(1, len(ed.institutions))
-    lw = 92
-    cw = (W - 16 - lw) // n
-    levels = sorted(ed.lecture_levels, reverse=True)
-    corner = _("your cost, most discs")
-    head_h = max(
-        lines_needed(corner, 16, lw - 6),
-        *(
-            lines_needed(content("institution", inst["name"]), 16, cw - 8, bold=True)
-            for inst in ed.institutions
-        ),
-    )
-    head_h = head_h * line_height(16) + 8
-    row_h: list[int] = []
-    for lvl in levels:
-        need = 1
-        for i, inst in enumerate(ed.institutions):
-            space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
-            taken = bool(st.lectures.get(f"{i}:{lvl}"))
-            width = cw - 10 - (30 if taken else 0)
-            need = max(need, lines_needed(content("effect", space.get("text", "")), 16, width))
-        row_h.append(max(3 * line_height(16) + 8, need * line_height(16) + 10))
-    as_text = _(
-        "Level 1, Analytical Society (always open): {text}",
-        text=content("effect", ed.analytical_society["text"]),
-    )
-    as_h = lines_needed(as_text, 16, W - 28) * line_height(16) + 10
-    height = HEAD + 8 + head_h + 4 + sum(row_h) + 4 * len(levels) + 6 + as_h + 8
-    cv = focus_canvas(height)
+            if place.kind == "lec" and place.index is not None and place.level is not None:
+                spaces[(place.index, int(place.level))] = choice_id
+    cv = focus_canvas()
     p = st.players[seat]
-    header(cv, st, seat, title, _("Innovation {n}", n=p.innovation))
-    x0, y = 8, HEAD + 8
-    cv.text(
-        (x0, y, x0 + lw - 6, y + head_h),
-        corner,
-        16,
-        fill=MUTED,
-        min_size=MIN_PX,
+    y = header(cv, st, seat, title, _("Innovation {n}", n=p.innovation))
+    levels = sorted(ed.lecture_levels, reverse=True)
+    everything = not spaces and society is None  # else only what the decision offers
+    # what a level costs the decider and scores the most discs: the same in every Institution
+    if spaces or everything:
+        y = _section(cv, y, _("Lecture levels"))
+    for lvl in levels if spaces or everything else []:
+        head = _(
+            "{cost} Innov. \u00b7 most discs: {points}\u2605",
+            cost=lecture_cost(st, seat, lvl),
+            points=ed.lecture_majority.get(lvl, "?"),
+        )
+        cv.badge(PAD + 34, y + LH // 2 + 4, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+        y = para(cv, PAD + 72, y + 4, W - PAD, head) + 6
+    y += PAD
+    shown = sorted({i for i, _l in spaces}) or list(
+        range(len(ed.institutions)) if everything else []
     )
-    for i, inst in enumerate(ed.institutions):
-        cx = x0 + lw + i * cw
-        cv.d.rectangle((cx + 1, y, cx + cw - 2, y + head_h), fill=shade(DIE_FILL["G"], 1.7))
-        cv.text(
-            (cx + 4, y + 2, cx + cw - 4, y + head_h - 2),
-            content("institution", inst["name"]),
-            16,
-            bold=True,
-            min_size=MIN_PX,
-        )
-    y += head_h + 4
-    for k, lvl in enumerate(levels):
-        rh = row_h[k]
-        cost = lecture_cost(st, seat, lvl)
-        maj = ed.lecture_majority.get(lvl, "?")
-        cv.d.rectangle((x0, y, x0 + lw - 4, y + rh), fill=PANEL_ALT)
-        cv.text(
-            (x0 + 2, y + 2, x0 + lw - 6, y + rh - 2),
-            _(
-                "Level {level}\n{cost} Innov.\nmost: {points}\u2605",
-                level=lvl,
-                cost=cost,
-                points=maj,
-            ),
-            16,
-            bold=False,
-            min_size=MIN_PX,
-        )
-        for i, inst in enumerate(ed.institutions):
-            cx = x0 + lw + i * cw
+    for i in shown:
+        inst = ed.institutions[i]
+        y = _section(cv, y, content("institution", inst["name"]))
+        for lvl in levels:
+            key = (i, lvl)
+            if spaces and key not in spaces:
+                continue
+            space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
             seats = st.lectures.get(f"{i}:{lvl}", [])
+            effect = content("effect", space.get("text", ""))
+            discs_w = len(seats[:3]) * 54
+            h = max(60, _text_h(effect, W - 2 * PAD - 84 - discs_w) + 16)
+            box = (PAD, y, W - PAD, y + h)
             fill = WHITE
             if seats:
                 first = colours[seats[0]] if seats[0] < len(colours) else ""
                 fill = shade(PLAYER_FILL.get(first, (220, 220, 220)), 1.75)
-            box = (cx + 1, y, cx + cw - 2, y + rh)
-            cv.d.rectangle(box, fill=fill, outline=MUTED)
-            space = inst["spaces"].get(lvl) or inst["spaces"].get(str(lvl)) or {}
-            right = cx + cw - 5 - (30 if seats else 0)
-            cv.text(
-                (cx + 5, y + 3, right, y + rh - 3),
-                content("effect", space.get("text", "")),
-                16,
-                min_size=MIN_PX,
-                align="left",
-                valign="top",
-            )
+            cv.box(box, fill=fill, width=2)
+            cv.badge(PAD + 34, y + 30, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+            para(cv, PAD + 72, y + 8, W - PAD - 12 - discs_w, effect)
             for j, s in enumerate(seats[:3]):
-                _disc(cv, cx + cw - 18, y + 17 + j * 28, s, colours)
-            key = f"{i}:{lvl}"
+                _disc(cv, W - PAD - 12 - discs_w + 27 + j * 54, y + 30, s, colours)
             if key in spaces:
-                mark(cv, box, spaces[key], radius=4)
-        y += rh + 4
-    y += 2
-    box = (x0, y, W - 8, y + as_h)
-    cv.d.rectangle(box, fill=PANEL_ALT)
-    cv.text((x0 + 6, y + 3, W - 14, y + as_h - 3), as_text, 16, align="left", min_size=MIN_PX)
-    if "as" in spaces:
-        mark(cv, box, spaces["as"], radius=4)
-    return cv
+                mark(cv, box, spaces[key], radius=6)
+            y += h + PAD
+    if society is not None or everything:
+        text = _(
+            "Level 1, Analytical Society (always open): {text}",
+            text=content("effect", ed.analytical_society["text"]),
+        )
+        h = _text_h(text, W - 2 * PAD - 24) + 16
+        box = (PAD, y, W - PAD, y + h)
+        cv.box(box, fill=PANEL_ALT, width=2)
+        para(cv, PAD + 12, y + 8, W - PAD - 12, text)
+        if society is not None:
+            mark(cv, box, society, radius=6)
+        y += h + PAD
+    return finish(cv, y)
 
 
 # -- Ada's Study -----------------------------------------------------------------------------
 
 
 def study_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """The part of Ada's Study the decision is about: the Program display, the Assignment
+    display, the Study rewards or the decider's Assignment columns (all of it if none)."""
     ed = st.edition
     seat = dec.player
     p = st.players[seat]
     prog_opts: dict[int, str] = {}  # a Program display slot -> its choice
     asg_opts: dict[int, str] = {}  # an Assignment display slot -> its choice
-    for i, value in options(dec):
+    ids = set(_ids(dec))
+    for choice_id, value in options(dec):
         if isinstance(value, C.ProgramTile):
-            prog_opts[value.slot] = i
+            prog_opts[value.slot] = choice_id
         elif isinstance(value, C.AssignmentCard):
-            asg_opts[value.slot] = i
-    n = max(1, len(st.program_display))
-    tw = (W - 16 - (n - 1) * 8) // n
-    prog_h = (
-        34
-        + max(
-            (
-                lines_needed(content("program", ed.program[t]["text"]), 16, tw - 10)
-                for t in st.program_display
-                if t in ed.program
-            ),
-            default=1,
-        )
-        * line_height(16)
-        + 8
-    )
-    cw = (W - 16 - 8) // 2
-    asg_h = (
-        56
-        + max(
-            (
-                lines_needed(content("effect", ed.assignment[a]["text"]), 16, cw - 12)
-                for a in st.assignment_display
-                if a in ed.assignment
-            ),
-            default=1,
-        )
-        * line_height(16)
-        + 8
-    )
-    rows = (len(st.assignment_display) + 1) // 2
-    height = HEAD + 8 + 24 + prog_h + 10 + 24 + rows * (asg_h + 8) + 4 + 96 + 8
-    cv = focus_canvas(height)
-    header(
+            asg_opts[value.slot] = choice_id
+    items = any(C.StudyItem.encode(k) in ids for k in ("book", "gear", "assignment"))
+    columns = any(C.AssignmentColumn.encode(c) in ids for c in V.COLOURS_MAIN)
+    everything = not (prog_opts or asg_opts or items or columns)
+    cv = focus_canvas()
+    y = header(
         cv, st, seat, title, _("hand {hand} \u00b7 Books {books}", hand=len(p.hand), books=p.books)
     )
-    y = HEAD + 8
-    cv.text(
-        (8, y, W - 8, y + 24),
-        _(
-            "Programs (deck {n}): the rightmost leaves after a Study action",
-            n=len(st.program_deck),
-        ),
-        16,
-        bold=True,
-        align="left",
-        wrap=False,
-        min_size=MIN_PX,
-    )
-    y += 24
-    for i, pid in enumerate(st.program_display):
-        x = 8 + i * (tw + 8)
-        box = (x, y, x + tw, y + prog_h)
-        if not pid or pid not in ed.program:
-            cv.box(box, fill=PANEL_ALT)
-            cv.text((x + 4, y + 4, x + tw - 4, y + prog_h - 4), _("empty"), 16, fill=MUTED)
-            continue
-        info = ed.program[pid]
-        cv.box(box, fill=(236, 228, 246), width=2)
-        cv.badge(x + tw - 18, y + 17, 14, str(info.get("prestige", "?")))
-        cv.text(
-            (x + 6, y + 4, x + tw - 36, y + 30),
-            _("Program"),
-            16,
-            bold=True,
-            fill=MUTED,
-            align="left",
-            wrap=False,
+    if prog_opts or everything:
+        y = _section(
+            cv,
+            y,
+            _(
+                "Programs (deck {n}): the rightmost leaves after a Study action",
+                n=len(st.program_deck),
+            ),
         )
-        cv.text(
-            (x + 5, y + 34, x + tw - 5, y + prog_h - 4),
-            content("program", info.get("text", pid)),
-            16,
-            min_size=MIN_PX,
-            valign="top",
-        )
-        if i in prog_opts:
-            mark(cv, box, prog_opts[i])
-    y += prog_h + 10
-    cv.text(
-        (8, y, W - 8, y + 24),
-        _("Assignments (deck {n})", n=len(st.assignment_deck)),
-        16,
-        bold=True,
-        align="left",
-        wrap=False,
-    )
-    y += 24
-    for i, aid in enumerate(st.assignment_display):
-        x = 8 + (i % 2) * (cw + 8)
-        ay = y + (i // 2) * (asg_h + 8)
-        box = (x, ay, x + cw, ay + asg_h)
-        _assignment_card(cv, ed, aid, box)
-        if i in asg_opts:
-            mark(cv, box, asg_opts[i])
-    y += rows * (asg_h + 8) + 4
-    _study_items(cv, st, dec, (8, y, W - 8, cv.height - 8))
-    return cv
+        for i, pid in enumerate(st.program_display):
+            info = ed.program.get(pid) if pid else None
+            text = content("program", info.get("text", "")) if info else _("empty")
+            h = max(72, _text_h(text, W - 2 * PAD - 100) + 16)
+            box = (PAD, y, W - PAD, y + h)
+            cv.box(box, fill=(236, 228, 246) if info else PANEL_ALT, width=2)
+            if info:
+                cv.badge(PAD + 42, y + h // 2, 27, str(info.get("prestige", "?")))
+            cv.text((PAD + 84, y + 8, W - PAD - 12, y + h - 8), text, T, align="left")
+            if i in prog_opts:
+                mark(cv, box, prog_opts[i])
+            y += h + PAD
+    if asg_opts or everything:
+        y = _section(cv, y, _("Assignments (deck {n})", n=len(st.assignment_deck)))
+        for i, aid in enumerate(st.assignment_display):
+            box = _assignment_card(cv, ed, aid, y)
+            if i in asg_opts:
+                mark(cv, box, asg_opts[i])
+            y = box[3] + PAD
+    if items or everything:
+        y = _section(cv, y, _("Study rewards"))
+        rewards = [
+            ("book", _("Book")),
+            ("gear", _("Addition Gear ({n} left)", n=st.addition_supply)),
+            ("assignment", _("Assignment card")),
+        ]
+        for item_id, label in rewards:
+            h = _text_h(label, W - 2 * PAD - 24, True) + 16
+            box = (PAD, y, W - PAD, y + h)
+            cv.box(box, fill=PANEL_ALT, width=2)
+            para(cv, PAD + 12, y + 8, W - PAD - 12, label, bold=True)
+            if C.StudyItem.encode(item_id) in ids:
+                mark(cv, box, C.StudyItem.encode(item_id))
+            y += h + PAD
+    if columns or everything:
+        y = _section(cv, y, _("Your Assignments:"))
+        for c in V.COLOURS_MAIN:
+            n = len(p.assignments.get(c, []))
+            token = p.assignment_tokens.get(c)
+            label = f"{track_name(c)}: {n}" + (_(" (token {n})", n=token) if token else "")
+            h = max(60, _text_h(label, W - 2 * PAD - 90, True) + 16)
+            box = (PAD, y, W - PAD, y + h)
+            cv.box(box, fill=WHITE, width=2)
+            cv.swatch((PAD + 14, y + h // 2 - 22, PAD + 58, y + h // 2 + 22), c)
+            cv.text((PAD + 74, y + 8, W - PAD - 12, y + h - 8), label, T, bold=True, align="left")
+            column = C.AssignmentColumn.encode(c)
+            if column in ids:
+                mark(cv, box, column, radius=6)
+            y += h + PAD
+    return finish(cv, y)
 
 
-def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None:
-    x0, y0, x1, y1 = box
+def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, y: int) -> Box:
+    x0, x1 = PAD, W - PAD
     if not aid or aid not in ed.assignment:
+        box = (x0, y, x1, y + LH + 16)
         cv.box(box, fill=PANEL_ALT)
-        cv.text((x0 + 4, y0 + 4, x1 - 4, y1 - 4), _("empty"), 16, fill=MUTED)
-        return
+        cv.text((x0 + 12, y + 8, x1 - 12, y + 8 + LH), _("empty"), T, fill=MUTED, align="left")
+        return box
     info = ed.assignment[aid]
-    cv.box(box, fill=WHITE, width=2)
-    cv.text(
-        (x0 + 6, y0 + 3, x1 - 6, y0 + 26),
-        content("assignment", info.get("name", aid)),
-        17,
-        bold=True,
-        align="left",
-        wrap=False,
-        min_size=MIN_PX,
-    )
+    name = content("assignment", info.get("name", aid))
     cols = info.get("colours") or []
-    cx = x0 + 6
-    for c in cols:
-        cv.swatch((cx, y0 + 28, cx + 26, y0 + 52), c)
-        cx += 30
     label = (_("column") if len(cols) == 1 else _("columns")) if cols else _("any column")
     disc = info.get("discard", 0)
     label += (
@@ -1033,79 +896,28 @@ def _assignment_card(cv: Canvas, ed: Edition, aid: str | None, box: Box) -> None
         if disc
         else _(" \u00b7 free")
     )
-    cv.text(
-        (cx + 2, y0 + 28, x1 - 6, y0 + 52),
-        label,
-        16,
-        align="left",
-        fill=MUTED,
-        wrap=False,
-        min_size=MIN_PX,
-    )
-    cv.text(
-        (x0 + 6, y0 + 56, x1 - 6, y1 - 4),
-        content("effect", info.get("text", "")),
-        16,
-        min_size=MIN_PX,
-        align="left",
-        valign="top",
-    )
-
-
-def _study_items(cv: Canvas, st: GameState, dec: Pending, box: Box) -> None:
-    """Study rewards (Book, Addition Gear, Assignment) and the decider's Assignment columns."""
-    seat = dec.player
-    p = st.players[seat]
-    ids = set(_ids(dec))
-    x0, y0, x1, y1 = box
+    effect = content("effect", info.get("text", ""))
+    inner = x1 - x0 - 24
+    sw = len(cols) * 52 + (8 if cols else 0)
+    h = 8 + _text_h(name, inner, True) + max(48, _text_h(label, inner - sw)) + 4
+    h += _text_h(effect, inner) + 10
+    box = (x0, y, x1, y + h)
     cv.box(box, fill=WHITE, width=2)
-    cv.text(
-        (x0 + 8, y0 + 4, x0 + 260, y0 + 28),
-        _("Study rewards"),
-        17,
-        bold=True,
-        align="left",
-        wrap=False,
-    )
-    items = [
-        ("book", _("Book")),
-        ("gear", _("Addition Gear ({n} left)", n=st.addition_supply)),
-        ("assignment", _("Assignment card")),
-    ]
-    x = x0 + 8
-    for item_id, label in items:
-        w = int(cv.width_of(label, 16, bold=True)) + 18
-        b = (x, y0 + 32, x + w, y0 + 58)
-        cv.d.rounded_rectangle(b, radius=8, fill=PANEL_ALT)
-        cv.text(
-            (x + 9, y0 + 32, x + w - 9, y0 + 58), label, 16, bold=True, wrap=False, min_size=MIN_PX
-        )
-        if C.StudyItem.encode(item_id) in ids:
-            mark(cv, b, C.StudyItem.encode(item_id))
-        x += w + 14
-    cv.text(
-        (x0 + 8, y0 + 62, x0 + 250, y0 + 86), _("Your Assignments:"), 16, align="left", wrap=False
-    )
-    ax = x0 + 170
-    for c in V.COLOURS_MAIN:
-        b = (ax, y0 + 62, ax + 26, y0 + 86)
-        cv.swatch(b, c)
-        n = len(p.assignments.get(c, []))
-        token = p.assignment_tokens.get(c)
-        label = f"{n}" + (_(" (token {n})", n=token) if token else "")
-        item = cv.text(
-            (ax + 30, y0 + 62, x1 - 8, y0 + 86), label, 16, bold=True, align="left", wrap=False
-        )
-        column = C.AssignmentColumn.encode(c)
-        if column in ids:
-            mark(cv, (ax, y0 + 62, item.bbox[2], y0 + 86), column, radius=4, width=3)
-        ax = item.bbox[2] + 22
+    ty = para(cv, x0 + 12, y + 8, x1 - 12, name, bold=True)
+    for k, c in enumerate(cols):
+        cv.swatch((x0 + 12 + k * 52, ty + 2, x0 + 56 + k * 52, ty + 46), c)
+    lh = max(48, _text_h(label, inner - sw))
+    cv.text((x0 + 12 + sw, ty, x1 - 12, ty + lh), label, T, fill=MUTED, align="left")
+    para(cv, x0 + 12, ty + lh + 4, x1 - 12, effect)
+    return box
 
 
 # -- Research --------------------------------------------------------------------------------
 
 
 def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """Each Research track: who stands where, the step the decider may take, the Breakthrough
+    and the Assignment token at its top."""
     ed = st.edition
     seat = dec.player
     colours = _colours(st)
@@ -1114,87 +926,76 @@ def research_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
     top = track["top"]
     adv = track.get("advanced", [])
     bts = track.get("breakthroughs", [])
-    lw = 118
-    cw = (W - 16 - lw) // (top + 1)
-    cell_h = 78
-    texts = []
+    cv = focus_canvas()
+    p = st.players[seat]
+    y = header(cv, st, seat, title)
+    cw = (W - 2 * PAD) // (top + 1)
     for colour in V.COLOURS_MAIN:
+        cv.swatch((PAD + 6, y + 4, PAD + 50, y + 48), colour)
+        cv.text(
+            (PAD + 62, y, W - PAD, y + 52),
+            track_name(colour),
+            T,
+            bold=True,
+            align="left",
+            wrap=False,
+        )
+        y += 56
+        mine = p.research.get(colour, 0)
+        advance = C.ResearchTrack.encode(colour)
+        for lvl in range(top + 1):
+            cx = PAD + lvl * cw
+            fill = WHITE
+            if lvl in adv:
+                fill = shade(DIE_FILL[colour], 1.55)
+            if lvl in bts:
+                fill = shade(HILITE, 1.4)
+            if lvl == top:
+                fill = shade(HILITE, 1.1)
+            box = (cx, y, cx + cw - 3, y + 56)
+            cv.d.rectangle(box, fill=fill, outline=MUTED)
+            star = "\u2605" if lvl in bts else ""
+            cv.text((cx + 2, y + 2, cx + cw - 5, y + 54), f"{lvl}{star}", T, bold=True, wrap=False)
+            if advance in ids and lvl == mine + 1:
+                mark(cv, box, advance, radius=4)
+        y += 60
+        # where each player stands: their disc and level, in one row (discs stacked under
+        # the levels would make the picture tall when several share one)
+        x = PAD + 8
+        for s, q in enumerate(st.players):
+            _disc(cv, x + 24, y + 26, s, colours, r=24)
+            item = cv.text(
+                (x + 54, y, x + 120, y + 52),
+                str(q.research.get(colour, 0)),
+                T,
+                bold=s == seat,
+                align="left",
+                wrap=False,
+            )
+            x = item.bbox[2] + 26
+        y += 58
         bt = st.breakthroughs.get(colour)
         bt_text = (
             content("effect", ed.breakthrough[bt]["text"]) if bt in ed.breakthrough else _("none")
         )
         stack = st.assignment_token_stacks.get(colour, [])
         left = ", ".join(str(v) for v in reversed(stack)) if stack else _("none left")
-        texts.append(
-            _(
-                "\u2605 Breakthrough at {levels}: {text} \u00b7 at {top}: Assignment token ({left})",
-                levels=_(" and ").join(map(str, bts)),
-                text=bt_text,
-                top=top,
-                left=left,
-            )
+        text = _(
+            "\u2605 Breakthrough at {levels}: {text} \u00b7 at {top}: Assignment token ({left})",
+            levels=_(" and ").join(map(str, bts)),
+            text=bt_text,
+            top=top,
+            left=left,
         )
-    text_h = [lines_needed(t, 16, W - 24) * line_height(16) + 4 for t in texts]
-    height = HEAD + 8 + sum(cell_h + 4 + h + 10 for h in text_h) + 4
-    cv = focus_canvas(height)
-    p = st.players[seat]
-    header(cv, st, seat, title)
-    y = HEAD + 8
-    for t, colour in enumerate(V.COLOURS_MAIN):
-        x0 = 8
-        cv.d.rectangle((x0, y, x0 + lw - 4, y + cell_h), fill=shade(DIE_FILL[colour], 1.6))
-        cv.swatch((x0 + 4, y + 4, x0 + 28, y + 28), colour)
-        cv.text(
-            (x0 + 4, y + 30, x0 + lw - 6, y + cell_h - 2),
-            track_name(colour),
-            16,
-            bold=True,
-            align="left",
-            min_size=MIN_PX,
-        )
-        mine = p.research.get(colour, 0)
-        advance = C.ResearchTrack.encode(colour)
-        option = advance in ids
-        for lvl in range(top + 1):
-            cx = x0 + lw + lvl * cw
-            fill = WHITE
-            tag = ""
-            if lvl in adv:
-                fill = shade(DIE_FILL[colour], 1.55)
-                tag = _("Adv")
-            if lvl in bts:
-                fill = shade(HILITE, 1.4)
-                tag = "\u2605"
-            if lvl == top:
-                fill = shade(HILITE, 1.1)
-                tag = _("top")
-            box = (cx, y, cx + cw - 2, y + cell_h)
-            cv.d.rectangle(box, fill=fill, outline=MUTED)
-            cv.text(
-                (cx + 3, y + 1, cx + 22, y + 22), str(lvl), 16, bold=True, wrap=False, align="left"
-            )
-            if tag:
-                cv.text(
-                    (cx + 20, y + 1, cx + cw - 4, y + 22),
-                    tag,
-                    16,
-                    wrap=False,
-                    align="right",
-                    min_size=MIN_PX,
-                )
-            here = [s for s, q in enumerate(st.players) if q.research.get(colour, 0) == lvl]
-            for j, s in enumerate(here):
-                _disc(cv, cx + 15 + (j % 2) * 28, y + 38 + (j // 2) * 26, s, colours, r=12)
-            if option and lvl == mine + 1:
-                mark(cv, box, advance, radius=4)
-        y += cell_h + 4
-        box = (x0, y, W - 8, y + text_h[t])
-        cv.text((x0 + 4, y, W - 12, y + text_h[t]), texts[t], 16, align="left", min_size=MIN_PX)
+        h = _text_h(text, W - 2 * PAD - 16)
+        box = (PAD, y, W - PAD, y + h + 8)
+        para(cv, PAD + 8, y + 4, W - PAD - 8, text)
         for form in (C.Breakthrough, C.AssignmentToken):
             if form.encode(colour) in ids:
                 mark(cv, box, form.encode(colour), radius=4)
-        y += text_h[t] + 10
-    return cv
+        y += h + 8 + 14
+        cv.d.line((PAD, y - 8, W - PAD, y - 8), fill=MUTED, width=2)
+    return finish(cv, y - 8)
 
 
 # -- Partner cards ---------------------------------------------------------------------------
@@ -1211,97 +1012,95 @@ def hand_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
     if dec.choices is None or viewer != seat and dec.kind != "draft":
         return _hand_public(st, dec, title, active)
     option_of: dict[str, str] = {}  # a card -> its choice ("" for skip)
-    for i, value in options(dec):
-        option_of.setdefault(getattr(value, "card", ""), i)
+    for choice_id, value in options(dec):
+        option_of.setdefault(getattr(value, "card", ""), choice_id)
     if dec.kind == "draft":
         cards = [card for card in option_of if card]
     else:
         cards = list(p.hand) + (list(p.discard) if dec.kind == "keep_eight" else [])
-    per_row = 4
-    card_w = COL_W
-    card_h = _partner_card_height(ed, list(cards), card_w)
-    rows = max(1, (len(cards) + per_row - 1) // per_row)
-    strip = 64 if active else 40
-    height = HEAD + 8 + strip + rows * (card_h + 28) + 8
-    cv = focus_canvas(height)
-    header(
+    cv = focus_canvas()
+    y = header(
         cv, st, seat, title, _("hand {hand} \u00b7 deck {deck}", hand=len(p.hand), deck=len(p.deck))
     )
-    y = HEAD + 8
     if active:
-        cv.text((8, y, 230, y + 56), _("Active die:"), 18, bold=True, align="left", wrap=False)
-        cv.die(150, y + 4, 48, active)
-        cv.text(
-            (214, y, W - 8, y + 56),
-            _("cards marked fit it; play one or none"),
-            16,
-            align="left",
-            fill=MUTED,
-            min_size=MIN_PX,
+        item = cv.text(
+            (14, y, W - 14, y + 92), _("Active die:"), T, bold=True, align="left", wrap=False
         )
+        cv.die(item.bbox[2] + 16, y + 4, 84, active)
+        y += 100
+        y = para(cv, 14, y, W - 14, _("cards marked fit it; play one or none"), fill=MUTED)
     else:
-        cv.text((8, y, W - 8, y + 32), prompt(dec), 17, bold=True, align="left", min_size=MIN_PX)
-    y += strip
+        y = para(cv, 14, y, W - 14, prompt(dec), bold=True)
+    y += PAD
     n_hand = len(p.hand)
     for k, card in enumerate(cards):
-        x = 8 + (k % per_row) * (card_w + 8)
-        cy = y + (k // per_row) * (card_h + 28)
-        where = (
-            _("discard pile")
-            if dec.kind == "keep_eight" and k >= n_hand
-            else (_("offered") if dec.kind == "draft" else _("hand"))
-        )
-        cv.text((x, cy, x + card_w, cy + 24), where, 16, fill=MUTED, wrap=False)
-        box = (x, cy + 24, x + card_w, cy + 24 + card_h)
-        _partner_card(cv, ed, card, box)
+        # keeping eight of hand and discard pile together: say which is which
+        where = _("discard pile") if dec.kind == "keep_eight" and k >= n_hand else ""
+        if dec.kind == "keep_eight" and k < n_hand:
+            where = _("hand")
+        box = _partner_card(cv, ed, card, y, where)
         if card in option_of:
             mark(cv, box, option_of[card])
-    return cv
+        y = box[3] + PAD
+    return finish(cv, y)
 
 
 def _hand_public(st: GameState, dec: Pending, title: str, active: str | None) -> Canvas:
     seat = dec.player
     p = st.players[seat]
-    cv = focus_canvas(260)
-    header(cv, st, seat, title)
-    y = HEAD + 14
-    cv.text(
-        (16, y, W - 16, y + 60),
-        _(
-            "{name} decides about their Partner cards. Only they see which cards they hold.",
-            name=p.name,
-        ),
-        18,
-        bold=True,
-        align="left",
-        min_size=MIN_PX,
-        kind="name",
+    cv = focus_canvas()
+    y = header(cv, st, seat, title) + 6
+    text = _(
+        "{name} decides about their Partner cards. Only they see which cards they hold.",
+        name=p.name,
     )
-    y += 70
-    cv.text(
-        (16, y, W - 16, y + 26),
+    h = _text_h(text, W - 32, True)
+    cv.text((16, y, W - 16, y + h), text, T, bold=True, align="left", valign="top", kind="name")
+    y += h + PAD
+    y = para(
+        cv,
+        16,
+        y,
+        W - 16,
         _(
             "Hand {hand} \u00b7 deck {deck} \u00b7 discard pile {discard}",
             hand=len(p.hand),
             deck=len(p.deck),
             discard=len(p.discard),
         ),
-        17,
-        align="left",
-        wrap=False,
     )
-    y += 34
     if active:
-        cv.text((16, y, 200, y + 56), _("Active die:"), 18, bold=True, align="left", wrap=False)
-        cv.die(160, y + 4, 48, active)
-    return cv
+        item = cv.text(
+            (16, y + 8, W - 16, y + 100), _("Active die:"), T, bold=True, align="left", wrap=False
+        )
+        cv.die(item.bbox[2] + 16, y + 12, 84, active)
+        y += 100
+    return finish(cv, y)
 
 
 # -- the Mill --------------------------------------------------------------------------------
 
+CELL, GAP = 120, 64  # a Mill cell, and the gap between two cells that holds a Gear space
+GEAR_R = 28
+GRID_X = W - PAD - 3 * CELL - 2 * GAP - 20  # row names to the left of the grid
+STEP = CELL + GAP
 
-def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> Canvas:
-    """The compact Mill of the decider with the options marked."""
+
+def _gear_xy(pos: int, x0: int, y0: int) -> tuple[int, int]:
+    """Gear spaces as engine.mill numbers them: 0-5 in the rows (two gaps each), 6-11 in the
+    columns."""
+    if pos < 6:
+        r, g = divmod(pos, 2)
+        return x0 + (g + 1) * CELL + g * GAP + GAP // 2, y0 + r * STEP + CELL // 2
+    c, g = divmod(pos - 6, 2)
+    return x0 + c * STEP + CELL // 2, y0 + (g + 1) * CELL + g * GAP + GAP // 2
+
+
+def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
+    """The decider's Mill drawn for the decision: the die to place, the 3x3 grid with each Gear
+    space numbered by its gap as the buttons name it ("row 1, gap 2": the second space of row 1
+    from the left; "column 3, gap 1": the first of column 3 from the top), the lines' Programs,
+    the gears to build, the Store and the resources."""
     cells: dict[int, tuple[str, ...]] = {}
     gears: dict[int, tuple[str, ...]] = {}
     lines: dict[int, tuple[str, ...]] = {}
@@ -1311,17 +1110,17 @@ def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> C
     def add(table: dict[Any, tuple[str, ...]], key: Any, choice_id: str) -> None:
         table[key] = table.get(key, ()) + (choice_id,)
 
-    for i, value in options(dec):
+    for choice_id, value in options(dec):
         if isinstance(value, C.MillSlot):
-            add(cells, value.slot, i)
+            add(cells, value.slot, choice_id)
         elif isinstance(value, (C.GearSpace, C.UpgradeGear)):
-            add(gears, value.space, i)
+            add(gears, value.space, choice_id)
         elif isinstance(value, C.ProgramLine):
-            add(lines, value.line, i)
+            add(lines, value.line, choice_id)
         elif isinstance(value, (C.ChangePip, C.SwapOwnDie, C.AdjustOwnDie)):
-            add(dice, value.die, i)
+            add(dice, value.die, choice_id)
         elif isinstance(value, C.BuildGear):
-            add(builds, value.gear, i)
+            add(builds, value.gear, choice_id)
     die = st.ctx.get("die") if dec.kind == "mill_place" else None
     marks = MillMarks(
         cells=cells,
@@ -1333,4 +1132,144 @@ def mill_focus(state: Any, st: GameState, dec: Pending, viewer: int | None) -> C
         next_steam=C.Publish.ID in _ids(dec) and st.ctx.get("area") == "workshop",
         active=die if isinstance(die, str) else None,
     )
-    return draw_mill_compact(state, dec.player, viewer, marks)
+    seat = dec.player
+    p = st.players[seat]
+    ed = st.edition
+    cv = focus_canvas()
+    y = header(cv, st, seat, title)
+    if marks.active:
+        item = cv.text(
+            (14, y, W - 14, y + 96), _("Die to place"), T, bold=True, align="left", wrap=False
+        )
+        ax = item.bbox[2] + 20
+        cv.d.rounded_rectangle((ax - 5, y - 1, ax + 93, y + 97), radius=12, outline=MARK, width=5)
+        cv.die(ax, y + 4, 88, marks.active)
+        y += 104
+    y = _mill_grid(cv, st, seat, marks, y)
+    y = _mill_lines(cv, st, seat, marks, y)
+    if marks.builds or dec.kind in ("publish_or_build", "build"):
+        y = _section(cv, y, _("Gear supply"))
+        x = PAD + 40
+        if not p.gear_supply:
+            y = para(cv, PAD + 14, y, W - PAD, _("none"), fill=MUTED)
+        for gear in p.gear_supply:
+            if x > W - PAD - 40:
+                x, y = PAD + 40, y + 88
+            box = (x - 38, y, x + 38, y + 76)
+            if gear in marks.builds:
+                cv.d.ellipse(box, fill=shade(HILITE, 1.3), outline=MARK, width=4)
+                for choice_id in marks.builds[gear]:
+                    cv.marks.append(("option", choice_id, box))
+            cv.gear(x, y + 38, 34, gear_operator(gear))
+            x += 88
+        y += 88
+    y = _mill_store(cv, st, seat, marks, y)
+    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
+    steam = _("Steam {steam}: lines capped at {cap}", steam=p.steam, cap=cap)
+    nxt = p.steam + 1
+    if nxt < len(ed.steam_track) and (marks.steam or marks.next_steam):
+        steam += f" \u2192 {ed.steam_track[nxt]['cap']}"
+    top = y
+    y = para(cv, PAD + 14, y + 4, W - PAD - 14, steam) + 4
+    if marks.steam:
+        cv.d.rounded_rectangle((PAD, top, W - PAD, y), radius=6, outline=MARK, width=4)
+    innovation = _(
+        "Innovation {n} \u00b7 Gear spaces open: {open}", n=p.innovation, open=open_spaces(p)
+    )
+    y = para(cv, PAD + 14, y + 4, W - PAD - 14, innovation)
+    return finish(cv, resources(cv, st, seat, y + PAD))
+
+
+def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
+    p = st.players[seat]
+    x0 = GRID_X
+    # "column" once, in the corner, and each column's number over it ("column 1 ... 3" side by
+    # side would run together in Spanish)
+    cv.text((PAD, y, x0 - 14, y + LH), _("column"), T, fill=MUTED, align="right")
+    for c in range(3):
+        x = x0 + c * STEP
+        cv.text((x, y, x + CELL, y + LH), str(c + 1), T, bold=True, fill=MUTED)
+    y0 = y + LH + 12
+    for r in range(3):
+        ry = y0 + r * STEP
+        cv.text((PAD, ry, x0 - 14, ry + CELL), _("row {n}", n=r + 1), T, fill=MUTED, align="right")
+    span = 3 * CELL + 2 * GAP
+    grid_frame(cv, (x0 - 8, y0 - 8, x0 + span + 8, y0 + span + 8))
+    for pos, gear in enumerate(p.gears):
+        gx, gy = _gear_xy(pos, x0, y0)
+        marked = pos in marks.gears
+        box = (gx - GEAR_R, gy - GEAR_R, gx + GEAR_R, gy + GEAR_R)
+        if marked:
+            cv.d.ellipse(
+                (gx - GEAR_R - 5, gy - GEAR_R - 5, gx + GEAR_R + 5, gy + GEAR_R + 5),
+                fill=shade(HILITE, 1.3),
+                outline=MARK,
+                width=5,
+            )
+            for choice_id in marks.gears[pos]:
+                cv.marks.append(("option", choice_id, box))
+        gap = str(pos % 2 + 1)  # the number of its gap, as the buttons name the space
+        if gear:  # a built gear shows its gap's number when it is the choice (to upgrade it)
+            cv.gear(gx, gy, GEAR_R + 4, gear_operator(gear), label=gap if marked else None)
+        else:
+            cv.badge(gx, gy, GEAR_R - 2, gap, fill=WHITE)
+    for i in range(9):
+        r, c = divmod(i, 3)
+        x, cy = x0 + c * STEP, y0 + r * STEP
+        cv.die(x, cy, CELL, p.mill[i] if i < len(p.mill) else None)
+        ids = marks.cells.get(i, ()) + marks.dice.get(f"m{i}", ())
+        if ids:
+            cv.d.rounded_rectangle(
+                (x - 5, cy - 5, x + CELL + 4, cy + CELL + 4), radius=14, outline=MARK, width=5
+            )
+            for choice_id in ids:
+                cv.marks.append(("option", choice_id, (x, cy, x + CELL, cy + CELL)))
+            if p.mill[i] is None and i in marks.cells:
+                cv.text((x + 4, cy + 4, x + CELL - 4, cy + CELL - 4), p_("mill cell", "free"), T)
+    return y0 + span + 8 + PAD
+
+
+def _mill_lines(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
+    """The lines that are options, or that carry a Program (title, value or what is missing,
+    and the Program); the others stay on My Mill."""
+    p = st.players[seat]
+    ed = st.edition
+    for line in range(6):
+        marked = line in marks.lines
+        tile = p.programs[line] if line < len(p.programs) else None
+        if not marked and tile not in ed.program:
+            continue
+        _value, status = line_status(st, seat, line)
+        title = _(MARKED_TITLES[line]) if marked else _(LINE_TITLES[line])
+        head = f"{title} \u00b7 {status}"
+        body = _column_text(st, seat, line, marked)
+        inner = W - 2 * PAD - 24
+        h = 8 + _text_h(head, inner, True) + _text_h(body, inner) + 10
+        box = (PAD, y, W - PAD, y + h)
+        cv.box(
+            box,
+            fill=shade(HILITE, 1.5) if marked else WHITE,
+            outline=MARK if marked else LINE,
+            width=5 if marked else 2,
+        )
+        for choice_id in marks.lines.get(line, ()):
+            cv.marks.append(("option", choice_id, box))
+        ty = para(cv, PAD + 12, y + 8, W - PAD - 12, head, bold=True)
+        para(cv, PAD + 12, ty, W - PAD - 12, body)
+        y += h + PAD
+    return y
+
+
+def _mill_store(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
+    p = st.players[seat]
+    y = para(cv, 14, y, W - 14, _("Store (high \u2192 low)"), bold=True) + 10
+    x = PAD + 14
+    for i, die in enumerate(p.store):
+        cv.die(x, y, 84, die)
+        if f"s{i}" in marks.dice:
+            box = (x, y, x + 84, y + 84)
+            cv.d.rounded_rectangle((x - 5, y - 5, x + 88, y + 88), radius=12, outline=MARK, width=5)
+            for choice_id in marks.dice[f"s{i}"]:
+                cv.marks.append(("option", choice_id, box))
+        x += 100
+    return y + 84 + 2 * PAD

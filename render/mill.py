@@ -12,6 +12,7 @@ from render._common import (
     category,
     content,
     gears_hint,
+    grid_frame,
     player_colour,
     science_name,
     total_text,
@@ -119,13 +120,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
     p = st.players[seat]
     x0, y0, x1, y1 = box
     span = 3 * CELL + 2 * GAP
-    cv.d.rounded_rectangle(
-        (GX - 10, GY - 10, GX + span + 10, GY + span + 10),
-        radius=12,
-        fill=shade(LINE, 1.75),
-        outline=LINE,
-        width=2,
-    )
+    grid_frame(cv, (GX - 10, GY - 10, GX + span + 10, GY + span + 10))
     # gear spaces: built gears, discs still covering spaces, or open sockets
     unbuilt = [i for i, g in enumerate(p.gears) if g is None]
     covered = set(sorted(unbuilt, reverse=True)[: max(0, p.discs)])

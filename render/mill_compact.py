@@ -2,9 +2,9 @@
 
 It keeps what a turn needs (the 3x3 dice with their Gear spaces, each line's value and Program,
 resources, Store, Steam, gear supply and Partner card counts) and leaves the rest (Assignments,
-Research, the score by category) to the full Mill. The focus image of a Mill decision is this
-picture with the options marked (`MillMarks`), named with the words of the choice labels: rows
-1-3, columns 1-3, Gear spaces by row/column and gap.
+Research, the score by category) to the full Mill. It can mark the options of a Mill decision
+(`MillMarks`); the focus image of a Mill decision, read on a phone, is drawn larger by
+render.focus_areas.mill_focus with the same marks.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, program_met
 from engine.state import MILL_LINES, GameState
 from i18n import N_, _, p_
-from render._common import content, gears_hint, total_text, visible_score
+from render._common import content, gears_hint, grid_frame, total_text, visible_score
 from render._draw import (
     BAD,
     GOOD,
@@ -223,13 +223,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
     for r in range(3):
         y = Y0 + r * STEP
         cv.text((4, y, X0 - 8, y + CELL), _("row {n}", n=r + 1), 16, fill=MUTED, align="right")
-    cv.d.rounded_rectangle(
-        (X0 - 8, Y0 - 8, X0 + SPAN + 8, Y0 + SPAN + 8),
-        radius=12,
-        fill=shade(LINE, 1.75),
-        outline=LINE,
-        width=2,
-    )
+    grid_frame(cv, (X0 - 8, Y0 - 8, X0 + SPAN + 8, Y0 + SPAN + 8))
     for pos, gear in enumerate(p.gears):
         gx, gy = gear_xy(pos)
         marked = pos in marks.gears
@@ -268,6 +262,19 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
             )
 
 
+def line_status(st: GameState, seat: int, line: int) -> tuple[int | None, str]:
+    """A line's value once complete ("= 14 → 13" past the Steam cap), else what it misses."""
+    p = st.players[seat]
+    ed = st.edition
+    value = line_value(p.mill, p.gears, line)
+    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
+    if value is not None:
+        return value, f"= {value} \u2192 {cap}" if value > cap else f"= {value}"
+    missing = sum(1 for i in LINE_DICE[line] if p.mill[i] is None)
+    missing += sum(1 for g in LINE_GEARS[line] if p.gears[g] is None)
+    return None, _("{n} to fill", n=missing)
+
+
 def _line_box(
     cv: Canvas, st: GameState, seat: int, line: int, marks: MillMarks, col_h: int = COL_BOX_H
 ) -> None:
@@ -289,14 +296,7 @@ def _line_box(
     )
     if marked:
         _record(cv, marks.lines[line], box)
-    value = line_value(p.mill, p.gears, line)
-    cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
-    if value is not None:
-        status = f"= {value} \u2192 {cap}" if value > cap else f"= {value}"
-    else:
-        missing = sum(1 for i in LINE_DICE[line] if p.mill[i] is None)
-        missing += sum(1 for g in LINE_GEARS[line] if p.gears[g] is None)
-        status = _("{n} to fill", n=missing)
+    value, status = line_status(st, seat, line)
     title = _(MARKED_TITLES[line]) if marked else _(LINE_TITLES[line])
     from render.focus import fits_one_line
 

@@ -7,6 +7,12 @@ drew and every mark inside a token (a die's colour letter, a disc's seat number,
 operator, a badge's value) has a font size s, the em size in pixels handed to FreeType (what CSS
 calls font-size), with  s * 550 / image width >= 12.  The states are sampled from seeded random
 games of 2, 3 and 4 players (every 23rd decision, plus the first decision of every kind met).
+
+The phone rule (issue 28): a phone shows the decision picture about 295 px wide (a 420 px
+window). There every text of the focus image and every mark inside a token is at least 10 px
+tall, measured as the ink height of a capital letter or a digit of the font it is drawn in
+(``TextItem.cap``, ``GlyphItem.cap``; Japanese kana and kanji are taller still):
+cap * 300 / image width >= 10, in English, Spanish and Japanese.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from PIL import Image
 
 from engine import GameSetup, GameState, new_game
 from engine.edition import FIRST_EDITION, edition
-from engine.rules import CHOICES, PRIVATE_DECISIONS
+from engine.rules import CHOICES, PRIVATE_DECISIONS, forget_choices
 from engine.scoring import score
 from render import (
     board_png,
@@ -46,6 +52,8 @@ ED = edition(FIRST_EDITION)
 
 INLINE_WIDTH = 550
 MIN_INLINE_PX = 12
+PHONE_WIDTH = 300
+MIN_PHONE_CAP = 10
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 # Choices that point at nothing on the picture (pass, skip, the Publish action, Steam, ...).
@@ -80,16 +88,26 @@ def first_of_kind(kind: str) -> GameState:
 
 
 def assert_legible(cv: Canvas, what: str) -> None:
-    """The legibility rule of this module's docstring."""
-    scale = INLINE_WIDTH / cv.width
-    for t in cv.texts:
-        if t.shown:
-            assert t.size * scale >= MIN_INLINE_PX, (
-                f"{what}: text {t.shown!r} at {t.size} px is {t.size * scale:.1f} px at 550 px wide"
-            )
-    for g in cv.glyphs:
-        assert g.size * scale >= MIN_INLINE_PX, (
-            f"{what}: mark {g.text!r} at {g.size} px is {g.size * scale:.1f} px at 550 px wide"
+    """The legibility rule of this module's docstring (font size at 550 px wide)."""
+    _assert_shown_at_least(cv, what, INLINE_WIDTH, MIN_INLINE_PX, "size")
+
+
+def assert_phone_legible(cv: Canvas, what: str) -> None:
+    """The phone rule of this module's docstring (a capital's height at 300 px wide)."""
+    _assert_shown_at_least(cv, what, PHONE_WIDTH, MIN_PHONE_CAP, "cap")
+
+
+def _assert_shown_at_least(cv: Canvas, what: str, width: int, least: int, measure: str) -> None:
+    """Every text and token mark of `cv` measures at least `least` px (its font size, or the
+    height of a capital) when the picture is shown `width` px wide."""
+    scale = width / cv.width
+    items = [("text", t.shown, t) for t in cv.texts if t.shown]
+    items += [("mark", g.text, g) for g in cv.glyphs]
+    for kind, shown, item in items:
+        px = getattr(item, measure) * scale
+        assert px >= least, (
+            f"{what}: {kind} {shown!r} at {item.size} px measures {px:.1f} px ({measure}) "
+            f"at {width} px wide"
         )
 
 
@@ -191,6 +209,44 @@ class TestLegibleInline:
             seen.add(focus_of(st).kind)
         assert seen >= {"workshop", "map", "meetings", "lectures", "mill", "study", "research"}
 
+    @pytest.mark.parametrize("lang", ["en", "es", "ja"])
+    def test_focus_images_on_a_phone(self, lang: str) -> None:
+        """The phone rule of the module docstring, for the decider's picture and the public one,
+        over the sampled states (in Spanish and Japanese a third of them and the first of each
+        picture), with every text in
+        its box, uncut and not overlapping; the 550 px rule holds as well."""
+        import i18n
+
+        seen: set[str] = set()
+        with i18n.using(lang):
+            for n, st in enumerate(sampled_states()):
+                dec = st.decision
+                if dec is None or lang != "en" and n % 3 and focus_of(st).kind in seen:
+                    continue
+                for viewer in (dec.player, None):
+                    cv = draw_focus(st, viewer)
+                    what = f"{lang} focus of {dec.kind} for viewer {viewer}"
+                    assert_phone_legible(cv, what)
+                    assert_legible(cv, what)
+                    assert_text_ok(cv)
+                seen.add(focus_of(st).kind)
+        assert seen >= {"workshop", "map", "meetings", "lectures", "mill", "research"}
+
+    def test_a_picture_taller_than_its_draft_canvas_is_drawn_whole(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A focus image is drawn on a canvas of DRAFT_H, cut below what was drawn; one that
+        needs more is drawn again as tall as it asked: the same picture, nothing cut off."""
+        import render.focus as F
+
+        st = first_of_kind("travel_move")
+        whole = draw_focus(st, st.current)
+        monkeypatch.setattr(F, "DRAFT_H", 300)
+        again = draw_focus(st, st.current)
+        assert whole.height > 300 and again.height == whole.height
+        assert again.im.tobytes() == whole.im.tobytes()
+        assert [t.shown for t in again.texts] == [t.shown for t in whole.texts]
+
     def test_compact_mill_and_scorepad(self) -> None:
         for st in sampled_states()[::3]:
             for seat in range(len(st.players)):
@@ -232,6 +288,108 @@ class TestOptionsMarked:
             assert not missing, f"{dec.kind}: options not marked on the picture: {missing}"
             checked += len(want)
         assert checked > 300
+
+    @pytest.mark.parametrize("lang", ["en", "es", "ja"])
+    def test_gear_spaces_are_numbered_as_the_buttons_name_them(self, lang: str) -> None:
+        """Each Gear space of a Gear decision shows the number of its gap, and lies level with
+        the row its button names ("row 1, gap 2": the space marked 2 beside "row 1") or under
+        the number of its column ("column 3, gap 1": the space marked 1 under the 3). Issue 28:
+        the buttons named spaces the picture left unnumbered."""
+        import i18n
+        from i18n.game import label
+
+        st = first_of_kind("gear_place")
+        dec = st.decision
+        with i18n.using(lang) as tr:
+            cv = draw_focus(st, dec.player)
+            buttons = {c.id: label(tr, st, dec, c) for c in dec.choices}
+            assert_spaces_named_as_buttons(cv, buttons)
+        assert len(buttons) >= 6
+
+    @pytest.mark.parametrize("lang", ["en", "es", "ja"])
+    def test_a_gear_to_upgrade_shows_its_gap_number(self, lang: str) -> None:
+        """Turning a Subtraction Gear into Addition: the built gears offered carry the number
+        of their gap in place of their operator, as the buttons name their spaces."""
+        import i18n
+        from i18n.game import gear_space
+
+        st = first_of_kind("gear_place").copy()
+        seat = st.decision.player
+        for pos in (1, 6, 11):  # row 1 gap 2, column 1 gap 1, column 3 gap 2
+            st.players[seat].gears[pos] = "sub"
+        forget_choices(st)
+        view = st.view(seat)
+        with i18n.using(lang) as tr:
+            buttons = {
+                f"up:{pos}": tr._(
+                    "Turn the Subtraction Gear at {space} into Addition",
+                    space=gear_space(tr, pos),
+                )
+                for pos in (1, 6, 11)
+            }
+            view["decision"] = {
+                "player": seat,
+                "kind": "upgrade_subtraction",
+                "prompt": "Turn a Subtraction Gear into Addition?",
+                "choices": [[i, b] for i, b in buttons.items()],
+            }
+            assert_spaces_named_as_buttons(draw_focus(view, seat), buttons)
+
+    def test_destination_letters_on_the_map_do_not_overlap(self) -> None:
+        """A crowded map (close cities, many destinations) moves the lettered markers apart:
+        no two of them overlap, so every letter can be read and found in the list."""
+        from render.focus_areas import NODE_R
+
+        checked = 0
+        for st in sampled_states():
+            dec = st.decision
+            if dec is None or focus_of(st).kind != "map":
+                continue
+            cv = draw_focus(st, dec.player)
+            on_map: dict[str, tuple[float, float]] = {}
+            for g in cv.glyphs:  # each letter is drawn on the map, then again in the list
+                if g.text.isalpha() and g.text not in on_map:
+                    on_map[g.text] = ((g.bbox[0] + g.bbox[2]) / 2, (g.bbox[1] + g.bbox[3]) / 2)
+            centres = list(on_map.values())
+            for i, (ax, ay) in enumerate(centres):
+                for bx, by in centres[i + 1 :]:
+                    assert abs(ax - bx) > 2 * NODE_R or abs(ay - by) > 2 * NODE_R, (ax, ay, bx, by)
+            checked += len(centres)
+        assert checked > 20
+
+
+def assert_spaces_named_as_buttons(cv: Canvas, buttons: dict[str, str]) -> None:
+    """Each option's Gear space shows the last number of its button (the gap), and the row
+    label beside it or the column number above it is the row or column the button names."""
+    import i18n
+
+    boxes = {m[1]: m[2] for m in cv.marks if m[0] == "option"}
+    rows = {i18n._("row {n}", n=r) for r in (1, 2, 3)}
+    for choice_id, button in buttons.items():
+        x0, y0, x1, y1 = boxes[choice_id]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        (number,) = [g.text for g in cv.glyphs if _inside(g.bbox, boxes[choice_id])]
+        assert re.search(rf"\D{number}\D*$", button), (button, number)
+        beside = [t.shown for t in cv.texts if t.shown in rows and t.box[1] < cy < t.box[3]]
+        if beside:  # a space in a row
+            assert beside[0] in button, (button, beside)
+        else:  # a space in a column: the column's number is drawn above it
+            above = [
+                t
+                for t in cv.texts
+                if t.shown in ("1", "2", "3") and t.box[0] < cx < t.box[2] and t.box[3] < y0
+            ]
+            column = i18n._("column {n}", n=int(above[-1].shown))
+            assert column in button, (button, column)
+
+
+def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
 
 
 # -- image keys ------------------------------------------------------------------------------
