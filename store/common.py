@@ -194,3 +194,8 @@ def _reminder_facts(r: Any) -> ReminderFacts:
         user=None if settings_user is None else _user_settings(settings_user, user_values),
         guild=None if settings_guild is None else _guild_settings(settings_guild, guild_values),
     )
+
+
+def open_only(statuses: list[str] | None) -> bool:
+    """Does a statuses filter ask for open games only (lobby, active)?"""
+    return statuses is not None and set(statuses) <= {"lobby", "active"}

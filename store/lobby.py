@@ -11,7 +11,7 @@ from typing import Any
 from engine import GameSetup, GameState, new_game
 
 from . import choicelog, codec
-from .backend import GameRow, Tx, statuses_list
+from .backend import ActiveGame, GameRow, Tx, statuses_list
 from .base import StoreBase
 from .common import engine_options, found, game_record, options, require_lobby
 from .errors import GameNotActive, LobbyError
@@ -225,6 +225,24 @@ class LobbyMixin(StoreBase):
         async def read(tx: Tx) -> GameRecord:
             game = found(await tx.game(game_id))
             return game_record(game, await tx.seats(game_id))
+
+        return await self._db.read(read)
+
+    async def game_in_thread(self, thread_id: int) -> GameRecord | None:
+        """The game played in this thread (the newest, should there be several), or None: one
+        index lookup however many games the channel has had."""
+
+        async def read(tx: Tx) -> GameRecord | None:
+            game = await tx.game_in_thread(thread_id)
+            return None if game is None else game_record(game, await tx.seats(game.id))
+
+        return await self._db.read(read)
+
+    async def active_games(self) -> list[ActiveGame]:
+        """Every active game with what its thread shows (for a restart), in one statement."""
+
+        async def read(tx: Tx) -> list[ActiveGame]:
+            return await tx.active_games()
 
         return await self._db.read(read)
 

@@ -23,6 +23,7 @@ import asyncpg
 from . import migrate
 from .backend import (
     GAME_COLUMNS,
+    ActiveGame,
     AiClaim,
     ChoiceRow,
     GameDump,
@@ -31,6 +32,7 @@ from .backend import (
     MoveWrite,
     ReminderFacts,
     SettingsDump,
+    Shows,
     SnapshotRow,
     UndoWrite,
 )
@@ -43,6 +45,7 @@ from .common import (
     _set_excluded,
     _user_settings,
     _user_values,
+    open_only,
     reminder_facts_sql,
 )
 from .errors import MigrationError, SchemaTooNew
@@ -228,6 +231,9 @@ class PostgresTx:
             "user": "id IN (SELECT game_id FROM seats WHERE user_id = $1)",
         }[by]
         args: list[Any] = [key]
+        if by == "user" and open_only(statuses):
+            # from the member's open seats (index seats_open), not every seat they ever had
+            where = "id IN (SELECT game_id FROM seats WHERE user_id = $1 AND open)"
         if statuses is not None:
             where += " AND status = ANY($2::text[])"
             args.append(statuses)
@@ -245,6 +251,33 @@ class PostgresTx:
         ):
             seats.setdefault(r["game_id"], []).append(_seat(r))
         return [(g, seats[g.id]) for g in games]
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        r = await self._c.fetchrow(
+            f"SELECT {_GAME_COLS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
+            thread_id,
+        )
+        return None if r is None else _game_row(r)
+
+    async def active_games(self) -> list[ActiveGame]:
+        rows = await self._c.fetch(
+            "SELECT g.id, g.guild_id, g.seq, g.log_digest, g.updated_at, t.message_id,"
+            " t.seq AS t_seq, t.log_digest AS t_log, t.player FROM games g"
+            " LEFT JOIN thread_shows t ON t.game_id = g.id WHERE g.status = 'active' ORDER BY g.id"
+        )
+        return [
+            ActiveGame(
+                r["id"],
+                r["guild_id"],
+                r["seq"],
+                r["log_digest"],
+                r["updated_at"],
+                None
+                if r["message_id"] is None
+                else Shows(r["message_id"], r["t_seq"], r["t_log"], r["player"]),
+            )
+            for r in rows
+        ]
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         if statuses is None:
@@ -502,6 +535,29 @@ class PostgresTx:
         return [_message(r) for r in rows]
 
     # -- reminders and AI turns ------------------------------------------------------------
+
+    async def put_shows(self, game_id: int, shows: Shows, at: datetime) -> None:
+        await self._c.execute(
+            "INSERT INTO thread_shows (game_id, message_id, seq, log_digest, player, updated_at)"
+            " SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+            " ON CONFLICT (game_id) DO UPDATE SET message_id = EXCLUDED.message_id,"
+            " seq = EXCLUDED.seq, log_digest = EXCLUDED.log_digest, player = EXCLUDED.player,"
+            " updated_at = EXCLUDED.updated_at",
+            game_id,
+            shows.message_id,
+            shows.seq,
+            shows.log_digest,
+            shows.player,
+            at,
+        )
+
+    async def pending_reminders(self, game_id: int) -> list[Reminder]:
+        rows = await self._c.fetch(
+            f"SELECT {_REM_COLS} FROM reminders WHERE game_id = $1 AND status = 'pending'"
+            " ORDER BY id",
+            game_id,
+        )
+        return [_reminder(r) for r in rows]
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
         status = await self._c.execute(

@@ -54,6 +54,7 @@ import aiosqlite
 from . import migrate
 from .backend import (
     GAME_COLUMNS,
+    ActiveGame,
     AiClaim,
     ChoiceRow,
     GameDump,
@@ -62,6 +63,7 @@ from .backend import (
     MoveWrite,
     ReminderFacts,
     SettingsDump,
+    Shows,
     SnapshotRow,
     UndoWrite,
 )
@@ -75,6 +77,7 @@ from .common import (
     _set_excluded,
     _user_settings,
     _user_values,
+    open_only,
     reminder_facts_sql,
 )
 from .errors import MigrationError, SchemaTooNew, StoreError
@@ -691,6 +694,12 @@ class SQLiteTx:
             "guild": ("guild_id = ?", [key]),
             "user": ("id IN (SELECT game_id FROM seats WHERE user_id = ?)", [key]),
         }[by]
+        if by == "user" and open_only(statuses):
+            # from the member's open seats (index seats_open), not every seat they ever had
+            where = (
+                "id IN (SELECT game_id FROM seats INDEXED BY seats_open"
+                " WHERE user_id = ? AND open = 1)"
+            )
         if statuses is not None:
             where += f" AND status IN ({','.join('?' * len(statuses))})"
             args += statuses
@@ -708,6 +717,33 @@ class SQLiteTx:
         ):
             seats.setdefault(r["game_id"], []).append(_seat(r))
         return [(g, seats[g.id]) for g in games]
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        r = await self._one(
+            f"SELECT {_GAME_COLS} FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
+            (thread_id,),
+        )
+        return None if r is None else _game_row(r)
+
+    async def active_games(self) -> list[ActiveGame]:
+        rows = await self._all(
+            "SELECT g.id, g.guild_id, g.seq, g.log_digest, g.updated_at, t.message_id,"
+            " t.seq AS t_seq, t.log_digest AS t_log, t.player FROM games g"
+            " LEFT JOIN thread_shows t ON t.game_id = g.id WHERE g.status = 'active' ORDER BY g.id"
+        )
+        return [
+            ActiveGame(
+                r["id"],
+                r["guild_id"],
+                r["seq"],
+                r["log_digest"],
+                _dt(r["updated_at"]),
+                None
+                if r["message_id"] is None
+                else Shows(r["message_id"], r["t_seq"], r["t_log"], r["player"]),
+            )
+            for r in rows
+        ]
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         sql, args = "SELECT id FROM games", list(statuses or [])
@@ -923,7 +959,33 @@ class SQLiteTx:
             args.append(kind)
         return [_message(r) for r in await self._all(sql + " ORDER BY id", args)]
 
+    async def put_shows(self, game_id: int, shows: Shows, at: datetime) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO thread_shows"
+            " (game_id, message_id, seq, log_digest, player, updated_at)"
+            " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?)",
+            (
+                game_id,
+                shows.message_id,
+                shows.seq,
+                shows.log_digest,
+                shows.player,
+                to_db(at),
+                game_id,
+            ),
+        )
+
     # -- reminders and AI turns ------------------------------------------------------------
+
+    async def pending_reminders(self, game_id: int) -> list[Reminder]:
+        return [
+            _reminder(r)
+            for r in await self._all(
+                f"SELECT {_REM_COLS} FROM reminders WHERE game_id = ? AND status = 'pending'"
+                " ORDER BY id",
+                (game_id,),
+            )
+        ]
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
         sql = "UPDATE reminders SET status = 'cancelled' WHERE game_id = ? AND status = 'pending'"
@@ -946,8 +1008,9 @@ class SQLiteTx:
         )
         return _reminder(r)
 
-    _DUE = (
-        " FROM reminders r JOIN games g ON g.id = r.game_id"
+    _DUE = (  # CROSS JOIN: from the pending reminders that are due (index reminders_due) to
+        # their games, not from every active game to its reminders
+        " FROM reminders r CROSS JOIN games g ON g.id = r.game_id"
         " LEFT JOIN user_settings u ON u.user_id = r.user_id"
         " WHERE r.status = 'pending' AND r.due_at <= ? AND g.status = 'active'"
         " AND g.seq = r.seq AND COALESCE(u.reminders_enabled, 1) = 1"
