@@ -72,21 +72,12 @@ class PlayCog(AdaCog, name="Play"):
         await self.resume_games()
 
     async def resume_games(self) -> None:
-        """After a start: bring the threads of active games up to date, restart AI seats."""
+        """After a start: bring the threads of this process's active games up to date (only
+        those that are behind), restart AI seats (``GameService.resume``)."""
         try:
-            ids = await self.store.game_ids(["active"])
+            await self.games.resume()
         except Exception:
-            log.exception("could not list the active games")
-            return
-        log.info("resuming %d active game(s)", len(ids))
-        for game_id in ids:
-            try:
-                async with self.games.locks[game_id]:
-                    await self.games.bring_up_to_date(await self.store.get_game(game_id))
-                self.games.kick_ai(game_id)
-            except Exception:
-                log.exception("could not resume game %s", game_id)
-                self.games.stale.add(game_id)
+            log.exception("could not resume the active games")
 
     # ------------------------------------------------------------------ after a move
 
@@ -144,9 +135,10 @@ class PlayCog(AdaCog, name="Play"):
         await interaction.response.defer()
 
         async def run() -> None:
-            rec = await self.store.get_game(game)
+            rec, state, current = await self.store.game_and_state(game)  # the click's one read
             await self.check_place(interaction, rec)
-            played = await self.games.play(interaction.user.id, rec, seq, idx=idx)
+            known = (state, current) if state is not None else None
+            played = await self.games.play(interaction.user.id, rec, seq, idx=idx, known=known)
             await self.tell_player(interaction, rec, played, from_private=from_private)
 
         await self.guard(interaction, run())

@@ -1,0 +1,103 @@
+"""Issue 34 through the bot: a click reads the game once and writes once, a restart edits only
+the threads that are behind, and per-game memory is let go when a game ends."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from offline.driver import Clicker, flat_components
+from store import Store
+from store.testing import StoreCalls
+
+
+class CountingClicker(Clicker):
+    """Records the store calls of each choice click (not of the clicks on the way to it)."""
+
+    def __init__(self, env: Any, calls: StoreCalls) -> None:
+        super().__init__(env)
+        self.calls = calls
+        self.per_click: list[list[str]] = []
+
+    async def act(self, actor: Any, verb: str, target: Any, *args: Any, **kwargs: Any) -> Any:
+        mark = len(self.calls.names)
+        res = await super().act(actor, verb, target, *args, **kwargs)
+        if kwargs.get("custom_id", "").startswith(("ada:c:", "ada:s:")):
+            self.per_click.append(self.calls.since(mark))
+        return res
+
+
+def edits(env: Any) -> int:
+    return sum(
+        1 for r in env.http_requests if r.method == "PATCH" and re.search(r"/messages/\d+$", r.path)
+    )
+
+
+async def test_a_click_reads_the_game_once_and_writes_once(table: Any) -> None:
+    """Issue 34: a choice click is one read (the game with its state) and one write (the
+    move); a click that passes the turn also records the new turn message; a game without an
+    AI seat makes no AI claim."""
+    game = await table.new_game("alice", ("bob",))
+    calls = StoreCalls(table.store)
+    table.clicker = clicker = CountingClicker(table.env, calls)
+    rng = random.Random(3)
+    for _ in range(30):
+        await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    assert len(clicker.per_click) == 30
+    for made in clicker.per_click:
+        made = [c for c in made if c != "user_settings"]  # a member's language, kept a while
+        assert made[:2] == ["game_and_state", "apply_choice"], made
+        assert made[2:] in ([], ["record_message"]), made
+    assert "claim_ai_turn" not in calls.names
+    settings = [c for made in clicker.per_click for c in made if c == "user_settings"]
+    assert len(settings) <= 2  # once per member, then kept in memory
+    moves = sum(1 for made in clicker.per_click if "apply_choice" in made)
+    assert sum(len(m) for m in clicker.per_click) <= 2 * moves + 2 + moves // 2
+
+
+async def test_a_restart_edits_only_threads_that_are_behind(
+    table: Any, make_bot: Any, db_path: Any
+) -> None:
+    """Issue 34: what each thread shows is recorded, so a restart leaves a current thread
+    alone (no edit, no replay) and brings a behind one up to date with one edit."""
+    env = table.env
+    current = await table.new_game("alice", ("bob",))
+    behind = await table.new_game("carol", ("dave",))
+    rng = random.Random(5)
+    for game in (current, behind):
+        for _ in range(6):
+            await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    await env.bot.close()
+    # while the bot is down, a move of ``behind`` is saved (another process; a crash after
+    # the commit): its thread is now behind the database
+    store = await Store.open(db_path)
+    try:
+        state, seq = await store.load_state(behind)
+        await store.apply_choice(behind, seq, state.decision.player, state.decision.choices[0].id)
+    finally:
+        await store.close()
+    before = edits(env)
+    await env.restart_bot(make_bot())
+    await env.settle()
+    assert edits(env) - before == 1  # the behind thread's turn message, nothing else
+    shown = {c.get("custom_id", "") for c in flat_components(await table.turn_message(behind))}
+    assert any(f":{behind}:{seq + 1}" in cid for cid in shown), shown  # its new decision
+    assert not any(f":{current}:" in r.path for r in env.http_requests[-50:] if r.method == "PATCH")
+
+
+async def test_per_game_memory_is_let_go(table: Any) -> None:
+    """Issue 34: the service keeps no lock, task or shown message of a game nobody is using,
+    and a cancelled game's state is let go."""
+    service = table.env.bot.ada.games
+    game = await table.new_game("alice", ("bob",))
+    rng = random.Random(7)
+    for _ in range(4):
+        await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    assert len(service.locks) == 0  # nobody holds or awaits one
+    assert game not in service.ai_tasks
+    assert game in service.shown
+    res = await table.alice.slash(table.thread(game), "ada cancel")
+    assert res.acknowledged
+    assert game not in service.shown
+    assert table.store.position(game) is None
