@@ -10,8 +10,13 @@ ahead so that its Discord ids never equal world A's (simcord derives ids from it
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import re
+import signal
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from engine import replay
@@ -159,5 +164,107 @@ async def test_two_processes_share_one_postgres(pg_server: Any) -> None:
                 ]
                 assert received == len(sent), (label, uid)  # each reminder went out once
         assert sum(sum(out[label]["dms"].values()) for label in ("A", "B")) > 0
+    finally:
+        await store.close()
+
+
+# ---------------------------------------------------------------------------- killed processes
+
+PROCESS = Path(__file__).resolve().parent / "shard_process.py"
+ROUTINE = re.compile(r"^(WARNING|ERROR|CRITICAL) ")
+
+
+class Process:
+    """A bot process (tests/shard_process.py) whose stdout the test follows line by line."""
+
+    def __init__(
+        self,
+        location: str,
+        label: str,
+        shards: str,
+        seed: int,
+        days: int,
+        log: Path,
+        *,
+        wait: bool = False,
+    ):
+        self.label, self.log = label, log
+        self.games: list[int] = []
+        self.args = [sys.executable, str(PROCESS), location, label, shards, str(seed)]
+        self.args += ["--days", str(days)] + (["--wait"] if wait else [])
+
+    async def start(self) -> Process:
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.args, stdout=asyncio.subprocess.PIPE, stderr=self.log.open("wb")
+        )
+        return self
+
+    async def until(self, word: str, timeout: float = 600) -> None:
+        """Read its events until ``word`` (GAME lines are kept)."""
+        assert self.proc.stdout is not None
+        while True:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+            assert line, f"process {self.label} ended early:\n{self.log.read_text()[-3000:]}"
+            said = line.decode().split()
+            if said[0] == "GAME":
+                self.games.append(int(said[1]))
+            if said[0] == word:
+                return
+
+    async def kill(self) -> None:
+        """SIGKILL, as a machine loses a process: no clean close, nothing flushed."""
+        os.kill(self.proc.pid, signal.SIGKILL)
+        await self.proc.wait()
+        assert self.proc.returncode == -signal.SIGKILL
+
+    def problems(self) -> list[str]:
+        return [line for line in self.log.read_text().splitlines() if ROUTINE.match(line)]
+
+
+def _about(lines: list[str], games: list[int]) -> list[str]:
+    return [line for line in lines if any(re.search(rf"\bgame {g}\b", line) for g in games)]
+
+
+async def test_killed_shard_processes_resume_only_their_own_games(
+    pg_server: Any, tmp_path: Path
+) -> None:
+    """Issue 29: two shard processes on PostgreSQL, each killed with SIGKILL mid-game and
+    started again, bring up to date only their own shards' games: neither logs a warning
+    about the other's games (the other keeps playing them meanwhile), and the threads their
+    own games showed are not edited again (issue 34: what a thread shows is recorded)."""
+    location = pg_server.create_database("shards_killed", template="ada_template")
+    a = await Process(location, "A", "0,1", 1, 0, tmp_path / "a.log", wait=True).start()
+    b = await Process(location, "B", "2,3", 2, 1, tmp_path / "b.log").start()
+    restarted: list[Process] = []
+    try:
+        await asyncio.gather(a.until("READY"), b.until("READY"))
+        await a.kill()  # while B goes on playing
+        a2 = await Process(location, "A", "0,1", 3, 2, tmp_path / "a2.log").start()
+        restarted.append(a2)
+        await a2.until("READY")
+        await b.until("MOVE")
+        await b.kill()  # mid-game: A's restarted process plays meanwhile
+        b2 = await Process(location, "B", "2,3", 4, 3, tmp_path / "b2.log").start()
+        restarted.append(b2)
+        await asyncio.gather(b2.until("READY"), a2.until("MOVE"))
+    finally:
+        for p in (a, b, *restarted):
+            if p.proc.returncode is None:
+                await p.kill()
+    a_games, b_games = a.games + a2.games, b.games + b2.games
+    assert len(a.games) == len(b.games) == 4
+    for p, others in ((a2, b_games), (b2, a_games)):
+        text = p.log.read_text()
+        assert not _about(p.problems(), others), p.problems()
+        assert not _about(text.splitlines(), others)  # not even looked at
+        resumed = re.search(r"resuming (\d+) active game\(s\): (\d+) thread\(s\) behind", text)
+        assert resumed, text[-2000:]
+        assert int(resumed[1]) <= 4  # its own shards' games only (the other has 4 or more)
+    # A was killed waiting, having recorded what its threads show: none is edited again
+    assert "resuming 4 active game(s): 0 thread(s) behind" in a2.log.read_text()
+    store = await Store.open(location)
+    try:
+        for game in a_games + b_games:
+            assert (await store.verify_game(game)).ok
     finally:
         await store.close()
