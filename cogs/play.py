@@ -323,8 +323,7 @@ class PlayCog(AdaCog, name="Play"):
             if state.decision is None:
                 raise Oops("Game #{id} is over: see `/ada final`.", id=rec.id)
             due = any(
-                r.status == "pending" and r.seq == seq and r.due_at <= now
-                for r in await self.store.reminders(rec.id)
+                r.seq == seq and r.due_at <= now for r in await self.store.pending_reminders(rec.id)
             )
             await self.games.publish_turn(rec, state, seq, how="again", ping=due)
         self.refreshed[rec.id] = now
