@@ -39,12 +39,14 @@ from .backend import (
 from .common import (
     _GUILD_SETTINGS,
     _USER_SETTINGS,
+    ACTIVE_GAMES,
     _guild_settings,
     _guild_values,
     _reminder_facts,
     _set_excluded,
     _user_settings,
     _user_values,
+    active_game,
     open_only,
     reminder_facts_sql,
 )
@@ -260,24 +262,7 @@ class PostgresTx:
         return None if r is None else _game_row(r)
 
     async def active_games(self) -> list[ActiveGame]:
-        rows = await self._c.fetch(
-            "SELECT g.id, g.guild_id, g.seq, g.log_digest, g.updated_at, t.message_id,"
-            " t.seq AS t_seq, t.log_digest AS t_log, t.player FROM games g"
-            " LEFT JOIN thread_shows t ON t.game_id = g.id WHERE g.status = 'active' ORDER BY g.id"
-        )
-        return [
-            ActiveGame(
-                r["id"],
-                r["guild_id"],
-                r["seq"],
-                r["log_digest"],
-                r["updated_at"],
-                None
-                if r["message_id"] is None
-                else Shows(r["message_id"], r["t_seq"], r["t_log"], r["player"]),
-            )
-            for r in rows
-        ]
+        return [active_game(r, r["updated_at"]) for r in await self._c.fetch(ACTIVE_GAMES)]
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         if statuses is None:

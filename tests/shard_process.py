@@ -35,18 +35,15 @@ HOUR = 3600.0
 
 
 def say(*words: Any) -> None:
-    print(*words, flush=True)
+    """An event for the test that runs this process (printed only when run as a script)."""
+    if __name__ == "__main__":
+        print(*words, flush=True)
 
 
-async def world(
-    location: str, label: str, shards: list[int], seed: int, days: int, wait: bool
-) -> None:
-    import simcord
-
+def make_bot(location: str, shards: list[int], seed: int) -> Any:
     from bot import create_bot
-    from offline.driver import Clicker
 
-    bot = create_bot(
+    return create_bot(
         location,
         images=False,
         ai_delay=0,
@@ -56,19 +53,30 @@ async def world(
         shard_ids=shards,
         reminder_interval=3600,
     )
-    rng = random.Random(seed)
-    games: list[int] = []
-    async with simcord.run(bot, check_errors=False, settle_timeout=60) as env:
-        await env.advance_time(days * 24 * HOUR)  # ids of this world's own
-        people: dict[int, Any] = {}
-        threads: dict[int, Any] = {}
-        store = env.bot.ada.store
-        for k, shard in enumerate(shards):
-            guild = env.create_guild(f"{label}{shard}", shard_id=shard)
+
+
+class Games:
+    """A world's games on its shards: one guild per shard, with two members who play one game
+    together and one with an AI seat; ``move`` makes each human turn's decision by clicking."""
+
+    def __init__(self, env: Any, label: str, shards: list[int], seed: int) -> None:
+        from offline.driver import Clicker
+
+        self.env, self.label, self.shards = env, label, shards
+        self.rng = random.Random(seed)
+        self.clicker = Clicker(env)
+        self.games: list[int] = []
+        self.people: dict[int, Any] = {}
+        self.threads: dict[int, Any] = {}
+
+    async def create(self) -> None:
+        store = self.env.bot.ada.store
+        for k, shard in enumerate(self.shards):
+            guild = self.env.create_guild(f"{self.label}{shard}", shard_id=shard)
             channel = guild.create_text_channel("games")
-            a = guild.add_member(env.create_user(f"{label}a{k}"))
-            b = guild.add_member(env.create_user(f"{label}b{k}"))
-            people.update({a.id: a, b.id: b})
+            a = guild.add_member(self.env.create_user(f"{self.label}a{k}"))
+            b = guild.add_member(self.env.create_user(f"{self.label}b{k}"))
+            self.people.update({a.id: a, b.id: b})
             for ai in (0, 1):
                 await a.slash(channel, "ada new", players=2, ai=ai)
                 game = max(g.id for g in await store.games_in_guild(guild.id))
@@ -78,31 +86,49 @@ async def world(
                 if not ai:
                     await b.click(msg, custom_id=f"ada:l:join:{game}")
                 await a.click(msg, custom_id=f"ada:l:start:{game}")
-                games.append(game)
-                threads[game] = thread
+                self.games.append(game)
+                self.threads[game] = thread
                 say("GAME", game)
-        clicker = Clicker(env)
+
+    async def move(self) -> int:
+        """One decision in each game where a person is to decide; returns how many."""
+        store = self.env.bot.ada.store
+        moves = 0
+        for game in self.games:
+            state, seq = await store.load_state(game)
+            dec = state.decision
+            if dec is None:
+                continue
+            seat = (await store.get_game(game)).seat_at(dec.player)
+            if seat.is_ai:
+                continue  # it plays by itself (or another process's sweep took it)
+            shown = await store.latest_message(game, "turn")
+            thread = self.threads[game]
+            message = next(m for m in thread.history() if m.id == shown.message_id)
+            idx = self.rng.randrange(len(dec.choices))
+            await self.clicker.choose(
+                self.people[seat.user_id], thread, message, state, game, seq, idx
+            )
+            say("MOVE", game, seq + 1)
+            moves += 1
+        return moves
+
+
+async def world(
+    location: str, label: str, shards: list[int], seed: int, days: int, wait: bool
+) -> None:
+    import simcord
+
+    async with simcord.run(
+        make_bot(location, shards, seed), check_errors=False, settle_timeout=60
+    ) as env:
+        await env.advance_time(days * 24 * HOUR)  # ids of this world's own
+        games = Games(env, label, shards, seed)
+        await games.create()
         for step in range(10_000):
-            moved = False
-            for game in games:
-                state, seq = await store.load_state(game)
-                dec = state.decision
-                if dec is None:
-                    continue
-                rec = await store.get_game(game)
-                seat = rec.seat_at(dec.player)
-                if seat.is_ai:
-                    continue  # it plays by itself
-                shown = await store.latest_message(game, "turn")
-                message = next(m for m in threads[game].history() if m.id == shown.message_id)
-                idx = rng.randrange(len(dec.choices))
-                await clicker.choose(
-                    people[seat.user_id], threads[game], message, state, game, seq, idx
-                )
-                say("MOVE", game, seq + 1)
-                moved = True
+            moved = await games.move()
             if step == 5:
-                await env.advance_time(2 * HOUR)  # a reminder round writes what the threads show
+                await env.advance_time(2 * HOUR)  # a reminder round writes what threads show
                 say("READY")
                 if wait:
                     await asyncio.Event().wait()  # until killed

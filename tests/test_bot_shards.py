@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import re
 import signal
 import sys
@@ -19,11 +18,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from shard_process import HOUR, Games, make_bot
+
 from engine import replay
 from store import Store
-
-SHARDS = 4
-HOUR = 3600.0
 
 
 async def _world(
@@ -37,75 +35,23 @@ async def _world(
 ) -> None:
     import simcord
 
-    from bot import create_bot
-    from offline.driver import Clicker
-
-    def make() -> Any:
-        return create_bot(
-            location,
-            images=False,
-            ai_delay=0,
-            seed=seed,
-            ai_workers=0,
-            shard_count=SHARDS,
-            shard_ids=shards,
-            reminder_interval=3600,
-        )
-
-    bot = make()
-    rng = random.Random(seed)
-    games: list[int] = []
+    bot = make_bot(location, shards, seed)
     async with simcord.run(bot, check_errors=False, settle_timeout=60) as env:
         if label == "B":
             await env.advance_time(24 * HOUR)  # other ids than world A's
-        people: dict[int, Any] = {}
-        threads: dict[int, Any] = {}
-        for k, shard in enumerate(shards):
-            guild = env.create_guild(f"{label}{shard}", shard_id=shard)
-            channel = guild.create_text_channel("games")
-            a = guild.add_member(env.create_user(f"{label}a{k}"))
-            b = guild.add_member(env.create_user(f"{label}b{k}"))
-            people.update({a.id: a, b.id: b})
-            # one game of two people, one of a person and an AI seat
-            for ai in (0, 1):
-                await a.slash(channel, "ada new", players=2, ai=ai)
-                store = env.bot.ada.store
-                game = max(g.id for g in await store.games_in_guild(guild.id))
-                thread = next(t for t in channel.threads if t.name == f"Ada's Dream #{game}")
-                lobby = await store.latest_message(game, "lobby")
-                msg = next(m for m in thread.history() if m.id == lobby.message_id)
-                if not ai:
-                    await b.click(msg, custom_id=f"ada:l:join:{game}")
-                await a.click(msg, custom_id=f"ada:l:start:{game}")
-                games.append(game)
-                threads[game] = thread
-        clicker = Clicker(env)
+        world = Games(env, label, shards, seed)
+        await world.create()
         moves = 0
         for step in range(50):
-            for game in games:
-                store = env.bot.ada.store
-                state, seq = await store.load_state(game)
-                dec = state.decision
-                if dec is None:
-                    continue
-                rec = await store.get_game(game)
-                seat = rec.seat_at(dec.player)
-                if seat.is_ai:
-                    continue  # it plays by itself (or another process's sweep took it)
-                shown = await store.latest_message(game, "turn")
-                message = next(m for m in threads[game].history() if m.id == shown.message_id)
-                idx = rng.randrange(len(dec.choices))
-                await clicker.choose(
-                    people[seat.user_id], threads[game], message, state, game, seq, idx
-                )
-                moves += 1
+            moves += await world.move()
             if step == 15:
                 await env.advance_time(13 * HOUR)  # everyone waits: reminders are due
             if kill and step == 30:
                 await env.bot.close()  # this process goes away in the middle of its games
                 await env.advance_time(15 * 60)  # its claims run out meanwhile
-                await env.restart_bot(make())
+                await env.restart_bot(make_bot(location, shards, seed))
         await env.advance_time(13 * HOUR)
+        games, people = world.games, world.people
         out[label] = {
             "games": games,
             "moves": moves,
