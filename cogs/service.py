@@ -524,8 +524,8 @@ class GameService:
         else:
             record = await self.store.latest_message(rec.id, "turn")
             shown_seq = record.seq if record is not None else None
-            player = None
-            if shown_seq is not None:  # a game from before what threads show was recorded
+            player = dec.player if shown_seq == seq else None
+            if shown_seq is not None and shown_seq < seq:  # a game from before migration 10
                 player = await self.player_at(rec.id, shown_seq)
         log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown_seq, seq)
         passed = shown_seq is None or player != dec.player
@@ -559,14 +559,12 @@ class GameService:
         await self.sweep_ai_turns()
 
     async def player_at(self, game_id: int, seq: int) -> int | None:
-        """Who was deciding after the first ``seq`` moves (a replay, off the event loop)."""
-        from engine import replay
-
-        setup = await self.store.load_setup(game_id)
-        choices = [c.choice_id for c in await self.store.choices(game_id)][:seq]
-        state = await asyncio.to_thread(replay, setup, choices)
-        dec = state.decision
-        return dec.player if dec is not None else None
+        """Who was deciding after the first ``seq`` moves (``seq`` below the game's): the seat
+        that made the next choice, as the choice log says (no second replay)."""
+        for choice in await self.store.choices(game_id):
+            if choice.seq == seq:
+                return choice.seat
+        return None
 
     # ------------------------------------------------------------------ moves
 

@@ -311,6 +311,9 @@ class Tx(Protocol):
     async def pending_reminders(self, game_id: int) -> list[Reminder]:
         """The game's pending reminders (an index lookup, not every reminder of the game)."""
 
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        """The reminders of one member about one decision (an index lookup)."""
+
     # -- reminders and AI turns (work claimed by one process) ------------------------------
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int: ...
     async def insert_reminder(

@@ -536,6 +536,16 @@ class PostgresTx:
             at,
         )
 
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        rows = await self._c.fetch(
+            f"SELECT {_REM_COLS} FROM reminders WHERE game_id = $1 AND user_id = $2"
+            " AND seq = $3 ORDER BY id",
+            game_id,
+            user_id,
+            seq,
+        )
+        return [_reminder(r) for r in rows]
+
     async def pending_reminders(self, game_id: int) -> list[Reminder]:
         rows = await self._c.fetch(
             f"SELECT {_REM_COLS} FROM reminders WHERE game_id = $1 AND status = 'pending'"

@@ -962,6 +962,16 @@ class SQLiteTx:
 
     # -- reminders and AI turns ------------------------------------------------------------
 
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        return [
+            _reminder(r)
+            for r in await self._all(
+                f"SELECT {_REM_COLS} FROM reminders WHERE game_id = ? AND user_id = ?"
+                " AND seq = ? ORDER BY id",
+                (game_id, user_id, seq),
+            )
+        ]
+
     async def pending_reminders(self, game_id: int) -> list[Reminder]:
         return [
             _reminder(r)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 from typing import Any
 
 from offline.driver import Clicker, flat_components
@@ -101,3 +102,36 @@ async def test_per_game_memory_is_let_go(table: Any) -> None:
     assert res.acknowledged
     assert game not in service.shown
     assert table.store.position(game) is None
+
+
+async def test_a_game_from_before_thread_shows_is_brought_up_to_date(
+    table: Any, make_bot: Any, db_path: Any
+) -> None:
+    """A game whose thread's state was never recorded (played before migration 10) and that
+    is behind: the turn message is edited if the same player still decides, else the turn is
+    posted anew; who decided is read from the choice log (no second replay)."""
+    env = table.env
+    game = await table.new_game("alice", ("bob",))
+    rng = random.Random(11)
+    for _ in range(5):
+        await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    thread = table.thread(game)
+    await env.bot.close()
+    sqlite3.connect(db_path).execute("DELETE FROM thread_shows").connection.commit()
+    store = await Store.open(db_path)
+    try:
+        state, seq = await store.load_state(game)
+        new = await store.apply_choice(
+            game, seq, state.decision.player, state.decision.choices[0].id
+        )
+    finally:
+        await store.close()
+    passed = new.decision.player != state.decision.player
+    before = len(env.http_requests)
+    await env.restart_bot(make_bot())
+    await env.settle()
+    made = env.http_requests[before:]
+    posts = [r for r in made if r.method == "POST" and r.path == f"/channels/{thread.id}/messages"]
+    assert len(posts) == (1 if passed else 0)
+    if not passed:
+        assert sum(1 for r in made if r.method == "PATCH" and "/messages/" in r.path) == 1

@@ -59,6 +59,9 @@ async def test_pending_reminders_only(store: Any) -> None:
     assert await store.mark_reminder_sent(first.id, now=now)
     second = await store.schedule_reminder(game, USER, now + timedelta(hours=1), 0, now=now)
     assert [r.id for r in await store.pending_reminders(game)] == [second.id]
+    assert [r.id for r in await store.turn_reminders(game, USER, 0)] == [first.id, second.id]
+    assert await store.turn_reminders(game, USER, 1) == []
+    assert await store.turn_reminders(game, USER + 1, 0) == []
     assert len(await store.reminders(game)) == 2
 
 
