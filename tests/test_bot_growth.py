@@ -8,7 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
-from offline.driver import Clicker, flat_components
+from offline.driver import Clicker, custom_ids, flat_components
 from store import Store
 from store.testing import StoreCalls
 
@@ -135,3 +135,45 @@ async def test_a_game_from_before_thread_shows_is_brought_up_to_date(
     assert len(posts) == (1 if passed else 0)
     if not passed:
         assert sum(1 for r in made if r.method == "PATCH" and "/messages/" in r.path) == 1
+
+
+async def test_threads_beyond_the_first_are_brought_up_to_date_on_their_next_event(
+    table: Any, make_bot: Any, db_path: Any, monkeypatch: Any
+) -> None:
+    """Issue 34: at start only the most recently played behind threads are edited; another
+    behind thread is edited on its game's next event (here a click), and the click counts."""
+    import cogs.service
+
+    monkeypatch.setattr(cogs.service, "RESUME_AT_START", 1)
+    env = table.env
+    first = await table.new_game("alice", ("bob",))
+    second = await table.new_game("carol", ("dave",))
+    rng = random.Random(13)
+    for game in (first, second):
+        for _ in range(3):
+            await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    await env.bot.close()
+    store = await Store.open(db_path)
+    try:
+        for game in (second, first):  # ``first`` moved last: the most recent
+            state, seq = await store.load_state(game)
+            await store.apply_choice(game, seq, state.decision.player, state.decision.choices[0].id)
+    finally:
+        await store.close()
+    await env.restart_bot(make_bot())
+    await env.settle()
+    service = env.bot.ada.games
+    assert set(service.behind) == {second}  # left for later
+    assert first not in service.behind and first not in service.stale
+    state, seq = await table.store.load_state(second)
+    rec = await table.store.get_game(second)
+    old = await table.turn_message(second)  # still the decision before the saved move
+    stale = next(i for i in custom_ids(old) if i.startswith(f"ada:c:{second}:{seq - 1}:"))
+    player = table.by_id[rec.seat_at(state.decision.player).user_id]
+    res = await player.click(old, custom_id=stale)  # the game's next event
+    assert res.acknowledged
+    assert second not in service.behind
+    shown = custom_ids(await table.turn_message(second))
+    assert any(i.startswith(f"ada:c:{second}:{seq}:") or f":{second}:{seq}" in i for i in shown)
+    await table.move(second, lambda dec: 0)  # and the game plays on from the thread
+    assert (await table.store.load_state(second))[1] == seq + 1
