@@ -175,24 +175,22 @@ async def make_threads(env: Any, channel_id: int, count: int) -> list[tuple[int,
 
 
 async def restart(env: Any, bot: Any) -> float:
-    """Seconds to start ``bot`` and bring its active games up to date (``resume_games``,
-    called here rather than from on_ready: simcord gives a starting bot 5 s to settle)."""
-    from cogs.play import PlayCog
+    """Seconds from starting ``bot`` until it is idle, its active games brought up to date
+    (simcord gives a starting bot 5 s to settle: given more here, as a slow start needs)."""
+    real = env._settle_internal
 
-    real = PlayCog.resume_games
+    async def patient(*args: Any, **kwargs: Any) -> Any:
+        kwargs["timeout"] = 3600.0
+        return await real(*args, **kwargs)
 
-    async def later(self: Any) -> None:
-        return None
-
-    PlayCog.resume_games = later  # type: ignore[method-assign]
+    env._settle_internal = patient
     try:
         t0 = time.perf_counter()
         await env.restart_bot(bot)
+        await env.settle()
+        return time.perf_counter() - t0
     finally:
-        PlayCog.resume_games = real  # type: ignore[method-assign]
-    await env.bot.get_cog("Play").resume_games()
-    await env.settle()
-    return time.perf_counter() - t0
+        del env._settle_internal
 
 
 async def timed(repeat: int, make: Any) -> float:
@@ -300,7 +298,7 @@ async def main(args: argparse.Namespace) -> None:
                 shutil.copy(seed_db, db)
                 t0 = time.perf_counter()
                 # the active copies' threads, made by the bot before the copies exist
-                await env.restart_bot(make(db))
+                await restart(env, make(db))
                 threads = await make_threads(env, table.channel.id, active_copies(seed, size))
                 await env.bot.close()
                 active = grow(db, seed, size, alice, threads)
@@ -327,7 +325,7 @@ async def main(args: argparse.Namespace) -> None:
                 if not args.keep:
                     for f in work.glob(f"growth-{size}.db*"):
                         f.unlink()
-            await env.restart_bot(make(seed_db))
+            await restart(env, make(seed_db))
     finally:
         await env.bot.close() if "env" in locals() else await bot.close()
         if not args.keep:
