@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
-from cogs.service import Oops, Played
+from cogs.service import SHOWN_KEPT, Oops, Played, Recent
 from cogs.text import one_line
 from engine import GameState, IllegalChoice
 from i18n import Lang
@@ -61,7 +61,7 @@ class PlayCog(AdaCog, name="Play"):
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
-        self.refreshed: dict[int, Any] = {}  # game -> when its turn message was last re-posted
+        self.refreshed = Recent(SHOWN_KEPT)  # game -> when its turn message was last re-posted
         self.resumed = False
 
     @commands.Cog.listener()

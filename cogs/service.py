@@ -49,6 +49,7 @@ RESUME_AT_ONCE = 5  # threads brought up to date at the same time (Discord's rat
 AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
+LANGUAGES_KEPT = 10_000  # members whose language setting is kept (the most recent)
 
 
 class Oops(Exception):
@@ -183,7 +184,7 @@ class GameService:
         """Games whose thread was behind at start, brought up to date on their next event."""
         self._unsaved: dict[int, Shows] = {}  # shown marks not yet written (flush_shown)
         self._ai_pool: ProcessPoolExecutor | None = None
-        self._languages: dict[int, tuple[str | None, float]] = {}
+        self._languages = Recent(LANGUAGES_KEPT)  # member -> (language, when read)
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
 
