@@ -29,6 +29,34 @@ class CountingClicker(Clicker):
         return res
 
 
+async def two_games(table: Any, moves: int, seed: int) -> tuple[int, int]:
+    """Two games (alice and bob, carol and dave), ``moves`` decisions made in each."""
+    games = (await table.new_game("alice", ("bob",)), await table.new_game("carol", ("dave",)))
+    rng = random.Random(seed)
+    for game in games:
+        for _ in range(moves):
+            await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    return games
+
+
+async def moved_while_down(db_path: Any, *games: int) -> list[tuple[Any, int, Any]]:
+    """While the bot is down, each game's first choice is saved (by another process, or just
+    before a crash): its thread is then behind the database. Returns (state, seq, new state)
+    per game, in order."""
+    done = []
+    store = await Store.open(db_path)
+    try:
+        for game in games:
+            state, seq = await store.load_state(game)
+            dec = state.decision
+            done.append(
+                (state, seq, await store.apply_choice(game, seq, dec.player, dec.choices[0].id))
+            )
+    finally:
+        await store.close()
+    return done
+
+
 def edits(env: Any) -> int:
     return sum(
         1 for r in env.http_requests if r.method == "PATCH" and re.search(r"/messages/\d+$", r.path)
@@ -63,21 +91,9 @@ async def test_a_restart_edits_only_threads_that_are_behind(
     """Issue 34: what each thread shows is recorded, so a restart leaves a current thread
     alone (no edit, no replay) and brings a behind one up to date with one edit."""
     env = table.env
-    current = await table.new_game("alice", ("bob",))
-    behind = await table.new_game("carol", ("dave",))
-    rng = random.Random(5)
-    for game in (current, behind):
-        for _ in range(6):
-            await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    current, behind = await two_games(table, 6, 5)
     await env.bot.close()
-    # while the bot is down, a move of ``behind`` is saved (another process; a crash after
-    # the commit): its thread is now behind the database
-    store = await Store.open(db_path)
-    try:
-        state, seq = await store.load_state(behind)
-        await store.apply_choice(behind, seq, state.decision.player, state.decision.choices[0].id)
-    finally:
-        await store.close()
+    [(_state, seq, _new)] = await moved_while_down(db_path, behind)
     before = edits(env)
     await env.restart_bot(make_bot())
     await env.settle()
@@ -118,14 +134,7 @@ async def test_a_game_from_before_thread_shows_is_brought_up_to_date(
     thread = table.thread(game)
     await env.bot.close()
     sqlite3.connect(db_path).execute("DELETE FROM thread_shows").connection.commit()
-    store = await Store.open(db_path)
-    try:
-        state, seq = await store.load_state(game)
-        new = await store.apply_choice(
-            game, seq, state.decision.player, state.decision.choices[0].id
-        )
-    finally:
-        await store.close()
+    [(state, _seq, new)] = await moved_while_down(db_path, game)
     passed = new.decision.player != state.decision.player
     before = len(env.http_requests)
     await env.restart_bot(make_bot())
@@ -146,20 +155,9 @@ async def test_threads_beyond_the_first_are_brought_up_to_date_on_their_next_eve
 
     monkeypatch.setattr(cogs.service, "RESUME_AT_START", 1)
     env = table.env
-    first = await table.new_game("alice", ("bob",))
-    second = await table.new_game("carol", ("dave",))
-    rng = random.Random(13)
-    for game in (first, second):
-        for _ in range(3):
-            await table.move(game, lambda dec: rng.randrange(len(dec.choices)))
+    first, second = await two_games(table, 3, 13)
     await env.bot.close()
-    store = await Store.open(db_path)
-    try:
-        for game in (second, first):  # ``first`` moved last: the most recent
-            state, seq = await store.load_state(game)
-            await store.apply_choice(game, seq, state.decision.player, state.decision.choices[0].id)
-    finally:
-        await store.close()
+    await moved_while_down(db_path, second, first)  # ``first`` moved last: the most recent
     await env.restart_bot(make_bot())
     await env.settle()
     service = env.bot.ada.games
