@@ -257,7 +257,9 @@ class PlayCog(AdaCog, name="Play"):
         state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
         tr = await self.lang_of(interaction)
         offered, idx = parse_choice(choice, state, seq, tr)
-        played = await self.games.play(interaction.user.id, rec, offered, idx=idx)
+        played = await self.games.play(
+            interaction.user.id, rec, offered, idx=idx, known=(state, seq)
+        )
         if not played.shown:
             await self.tell_player(interaction, rec, played, from_private=False)
             return
