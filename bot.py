@@ -201,7 +201,7 @@ class AdaBot(commands.Bot):
             pass
         try:
             if self.ada.games is not None:
-                self.ada.games.close()
+                await self.ada.games.aclose()
             await super().close()
         finally:
             if self.ada.store is not None:

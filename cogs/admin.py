@@ -36,8 +36,8 @@ class StandinCog(AdaCog, name="Standin"):
         grace = timedelta(hours=float(rec.options.get("standin_hours") or hours))
         sent = [
             r.sent_at
-            for r in await self.store.reminders(rec.id)
-            if r.user_id == seat.user_id and r.seq == seq and r.status == "sent" and r.sent_at
+            for r in await self.store.turn_reminders(rec.id, seat.user_id, seq)
+            if r.status == "sent" and r.sent_at
         ]
         if sent:
             return min(sent) + grace

@@ -210,14 +210,9 @@ class AdaCog(commands.Cog):
             if rec.guild_id != guild_id:
                 raise Oops("Game #{id} is not in this server.", id=game)
             return rec
-        channel_id = interaction.channel_id or 0
-        here = [
-            g
-            for g in await self.store.games_in_channel(channel_id, None)
-            if g.thread_id == channel_id
-        ]
-        if here:
-            return max(here, key=lambda g: g.id)
+        here = await self.store.game_in_thread(interaction.channel_id or 0)  # an index lookup
+        if here is not None:
+            return here
         mine = [
             g
             for g in await self.store.games_for_user(interaction.user.id, statuses)

@@ -429,6 +429,7 @@ class LobbyCog(AdaCog, name="Lobby"):
                 await self.games.retire(
                     rec, turn.channel_id, turn.message_id, tr._("-# This game was cancelled.")
                 )
+            self.games.release(rec.id)
             await self.games.announce(
                 rec,
                 tr._(

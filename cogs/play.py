@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
-from cogs.service import Oops, Played
+from cogs.service import SHOWN_KEPT, Oops, Played, Recent
 from cogs.text import one_line
 from engine import GameState, IllegalChoice
 from i18n import Lang
@@ -62,7 +62,7 @@ class PlayCog(AdaCog, name="Play"):
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
-        self.refreshed: dict[int, Any] = {}  # game -> when its turn message was last re-posted
+        self.refreshed = Recent(SHOWN_KEPT)  # game -> when its turn message was last re-posted
         self.resumed = False
 
     @commands.Cog.listener()
@@ -73,21 +73,12 @@ class PlayCog(AdaCog, name="Play"):
         await self.resume_games()
 
     async def resume_games(self) -> None:
-        """After a start: bring the threads of active games up to date, restart AI seats."""
+        """After a start: bring the threads of this process's active games up to date (only
+        those that are behind), restart AI seats (``GameService.resume``)."""
         try:
-            ids = await self.store.game_ids(["active"])
+            await self.games.resume()
         except Exception:
-            log.exception("could not list the active games")
-            return
-        log.info("resuming %d active game(s)", len(ids))
-        for game_id in ids:
-            try:
-                async with self.games.locks[game_id]:
-                    await self.games.bring_up_to_date(await self.store.get_game(game_id))
-                self.games.kick_ai(game_id)
-            except Exception:
-                log.exception("could not resume game %s", game_id)
-                self.games.stale.add(game_id)
+            log.exception("could not resume the active games")
 
     # ------------------------------------------------------------------ after a move
 
@@ -146,9 +137,10 @@ class PlayCog(AdaCog, name="Play"):
         await interaction.response.defer()
 
         async def run() -> None:
-            rec = await self.store.get_game(game)
+            rec, state, current = await self.store.game_and_state(game)  # the click's one read
             await self.check_place(interaction, rec)
-            played = await self.games.play(interaction.user.id, rec, seq, idx=idx)
+            known = (state, current) if state is not None else None
+            played = await self.games.play(interaction.user.id, rec, seq, idx=idx, known=known)
             await self.tell_player(interaction, rec, played, from_private=from_private)
 
         await self.guard(interaction, run())
@@ -269,7 +261,9 @@ class PlayCog(AdaCog, name="Play"):
         state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
         tr = await self.lang_of(interaction)
         offered, idx = parse_choice(choice, state, seq, tr)
-        played = await self.games.play(interaction.user.id, rec, offered, idx=idx)
+        played = await self.games.play(
+            interaction.user.id, rec, offered, idx=idx, known=(state, seq)
+        )
         if not played.shown:
             await self.tell_player(interaction, rec, played, from_private=False)
             return
@@ -335,8 +329,7 @@ class PlayCog(AdaCog, name="Play"):
             if state.decision is None:
                 raise Oops("Game #{id} is over: see `/ada final`.", id=rec.id)
             due = any(
-                r.status == "pending" and r.seq == seq and r.due_at <= now
-                for r in await self.store.reminders(rec.id)
+                r.seq == seq and r.due_at <= now for r in await self.store.pending_reminders(rec.id)
             )
             await self.games.publish_turn(rec, state, seq, how="again", ping=due)
         self.refreshed[rec.id] = now

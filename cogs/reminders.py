@@ -52,6 +52,7 @@ class RemindersCog(AdaCog, name="Reminders"):
             log.exception("the reminder round failed")
         for game_id in list(self.games.stale):  # threads a failed update left behind
             await self.games.repair(game_id)
+        await self.games.flush_shown()  # what the threads show, for a restart
         try:
             await self.games.sweep_ai_turns()
         except Exception:

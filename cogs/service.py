@@ -22,7 +22,8 @@ import os
 import re
 import socket
 import time
-from collections import defaultdict
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -39,10 +40,14 @@ from engine.state import Choice
 from i18n import N_, Lang
 from i18n import game as words
 from store import GameRecord, NotYourTurn, SeatRecord, StaleMove, Store
+from store.backend import ActiveGame, Shows
 
 log = logging.getLogger(__name__)
 
 POST_ATTEMPTS = 3
+SHOWN_KEPT = 1000  # turn messages whose shown state is kept in memory (the most recent games)
+RESUME_AT_START = 50  # behind threads brought up to date at start; the rest on their next event
+RESUME_AT_ONCE = 5  # threads brought up to date at the same time (Discord's rate limits)
 AI_LEASE = timedelta(minutes=10)  # how long a process may take over an AI turn before others may
 RETRY_DELAYS = (0.25, 1.0)
 LANGUAGE_TTL = 300.0  # seconds a member's language setting is kept in memory
@@ -75,16 +80,52 @@ class PublishError(Exception):
 
 @dataclass(slots=True)
 class Shown:
-    """What a game's current turn message shows, so an unchanged image is not uploaded again.
+    """What a game's current turn message shows, so an unchanged image is not uploaded again
+    and a click needs no database read to find the message.
 
-    Edits of the turn message within a turn are not written to the database (a click is then
-    one commit, the move's): after a restart the bot cannot tell how far the message got, and
-    edits it once more to the stored state (``bring_up_to_date``)."""
+    The database learns it too (``thread_shows``), so that a restart edits only the threads that
+    are behind: with the message when it is posted, and for edits within a turn at the next
+    reminder round or when the bot closes, many games in one write (``flush_shown``), so a click
+    stays one commit. A process killed meanwhile edits those few threads again at its start."""
 
     message_id: int
+    channel_id: int
     image_key: str | None
     attachment: discord.Attachment | None
-    seq: int  # the decision it shows (the database records it only when the message is new)
+    seq: int  # the decision it shows
+    player: int | None  # the engine seat deciding
+
+
+class GameLocks:
+    """One asyncio.Lock per game, kept only while someone holds or awaits it: a game touched
+    once does not keep an entry forever (a lock nobody references has nobody to exclude)."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def __getitem__(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class Recent(OrderedDict[int, Any]):
+    """A dictionary of the ``limit`` games used most recently (per-game memory stays bounded
+    however many games the bot has seen)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,15 +221,18 @@ class GameService:
         self.cfg = config
         assert config.store is not None
         self.store: Store = config.store
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.locks = GameLocks()
         self.images = media.Images(config.images)
-        self.ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self.shown: dict[int, Shown] = {}
+        self.ai_tasks: dict[int, asyncio.Task[None]] = {}  # running AI seats only
+        self.shown: Recent = Recent(SHOWN_KEPT)  # game -> Shown
         self.stale: set[int] = set()  # games whose thread could not be updated after a move
         self.thinking = thinking.Thinking(config.ai_workers)
         self.thread_trouble = Backoff("updating the thread", log)
         """Games whose thread failed to update: retried with growing pauses (``repair``)."""
-        self._languages: dict[int, tuple[str | None, float]] = {}
+        self.behind: dict[int, ActiveGame] = {}
+        """Games whose thread was behind at start, brought up to date on their next event."""
+        self._unsaved: dict[int, Shows] = {}  # shown marks not yet written (flush_shown)
+        self._languages = Recent(LANGUAGES_KEPT)  # member -> (language, when read)
         self._members: dict[tuple[int, int], tuple[bool, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
@@ -235,10 +279,7 @@ class GameService:
         if kept is not None and now - kept[1] < LANGUAGE_TTL:
             return kept[0]
         chosen = (await self.store.user_settings(user_id)).language
-        if len(self._languages) >= LANGUAGES_KEPT:  # bounded: drop the expired, else all
-            fresh = {u: k for u, k in self._languages.items() if now - k[1] < LANGUAGE_TTL}
-            self._languages = fresh if len(fresh) < LANGUAGES_KEPT else {}
-        self._languages[user_id] = (chosen, now)
+        self._languages[user_id] = (chosen, now)  # a Recent: bounded, the oldest dropped
         return chosen
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
@@ -283,7 +324,9 @@ class GameService:
         return ch
 
     async def current_link(self, rec: GameRecord) -> str:
-        msg = await self.store.latest_message(rec.id, "turn")
+        msg: Any = self.shown.get(rec.id)  # what this process shows (no read needed)
+        if msg is None:
+            msg = await self.store.latest_message(rec.id, "turn")
         if msg is None:
             return f"<#{rec.thread_id or rec.channel_id}>"
         return ui.jump_url(rec.guild_id, msg.channel_id, msg.message_id)
@@ -367,10 +410,12 @@ class GameService:
         assert dec is not None
         tr = game_lang(rec)
         image = await self.images.get("focus", state, None, lang=tr.code)
-        prev = await self.store.latest_message(rec.id, "turn")
         shown = self.shown.get(rec.id)
         seat = rec.seat_at(dec.player)
         note = note or await self.away_note(rec, seat)
+        prev: Any = shown  # the turn message as this process last showed it (no read needed)
+        if prev is None:
+            prev = await self.store.latest_message(rec.id, "turn")
         layout = ui.turn_layout(
             rec, state, seq, image=image and image.data and image.filename, tr=tr, note=note
         )
@@ -409,7 +454,7 @@ class GameService:
                             allowed_mentions=discord.AllowedMentions.none(),
                         ),
                     )
-                    await self._shown(rec, msg, image, seq, posted=False)
+                    await self._shown(rec, msg, image, seq, dec.player, posted=False)
                     return msg
                 except discord.NotFound:
                     log.warning("game %s: the turn message is gone; posting a new one", rec.id)
@@ -428,7 +473,7 @@ class GameService:
                     view=layout, files=attachments(False), allowed_mentions=mentions
                 ),
             )
-            await self._shown(rec, msg, image, seq, posted=True)
+            await self._shown(rec, msg, image, seq, dec.player, posted=True)
             return msg
         except discord.HTTPException as exc:
             log.info("game %s: could not show decision %s: %s", rec.id, seq, exc)
@@ -456,17 +501,43 @@ class GameService:
         msg: discord.Message,
         image: media.Image | None,
         seq: int,
+        player: int,
         *,
         posted: bool,
     ) -> None:
         attachment = msg.attachments[0] if msg.attachments else None
-        self.shown[rec.id] = Shown(msg.id, image.key if image else None, attachment, seq)
-        if posted:  # a new message: the database must know it (an edit keeps the same one)
+        self.shown[rec.id] = Shown(
+            msg.id, msg.channel.id, image.key if image else None, attachment, seq, player
+        )
+        position = self.store.position(rec.id)
+        log_digest = position[1] if position is not None and position[0] == seq else None
+        shows = Shows(msg.id, seq, log_digest, player)
+        if posted:  # a new message: the database must know it at once (an edit keeps the same)
+            self._unsaved.pop(rec.id, None)
             await self.store.record_message(
-                rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now()
+                rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now(), shows=shows
             )
+        else:
+            self._note_shown(rec.id, shows)
         self.stale.discard(rec.id)
         self.thread_trouble.succeeded(rec.id, self.now())
+        self.behind.pop(rec.id, None)
+
+    def _note_shown(self, game_id: int, shows: Shows) -> None:
+        """Remember to record what a thread shows, with other games' in one write: at the
+        next reminder round (``flush_shown``) or when the bot closes."""
+        self._unsaved[game_id] = shows
+
+    async def flush_shown(self) -> None:
+        """Write the shown marks gathered so far (one transaction). A mark lost (the write
+        failed, the process was killed) only costs that thread an edit at the next start."""
+        batch, self._unsaved = self._unsaved, {}
+        if not batch:
+            return
+        try:
+            await self.store.mark_shown(batch, now=self.now())
+        except Exception as exc:
+            log.warning("could not record what %d thread(s) show: %s", len(batch), exc)
 
     async def shrink(
         self, rec: GameRecord, state: GameState, channel_id: int, message_id: int
@@ -506,6 +577,7 @@ class GameService:
         shown = self.shown.get(rec.id)
         if shown is not None and shown.message_id == message_id:
             del self.shown[rec.id]
+            self._unsaved.pop(rec.id, None)
 
     async def publish_final(self, rec: GameRecord, state: GameState) -> None:
         prev = await self.store.latest_message(rec.id, "turn")
@@ -531,9 +603,18 @@ class GameService:
             )
             self.stale.discard(rec.id)
             self.thread_trouble.succeeded(rec.id, self.now())
+            self.release(rec.id)
         except discord.HTTPException as exc:
             log.info("game %s: could not post the final scores: %s", rec.id, exc)
             raise PublishError(str(exc)) from exc
+
+    def release(self, game_id: int) -> None:
+        """Let go of what this process holds for a game that ended (or went quiet): its shown
+        message and its verified state; a later event reads them again."""
+        self.shown.pop(game_id, None)
+        self._unsaved.pop(game_id, None)
+        self.behind.pop(game_id, None)
+        self.store.forget_state(game_id)
 
     async def after_change(
         self,
@@ -560,23 +641,30 @@ class GameService:
         finally:
             if schedule:
                 await self.schedule_reminder(rec, new, seq)
-            if not from_ai:
+            seat = rec.seat_at(dec.player)
+            if not from_ai and seat is not None and seat.is_ai:  # no AI claim where none sits
                 self.kick_ai(rec.id)
 
     async def repair(self, game_id: int) -> None:
-        """Bring a game's thread up to date if an earlier update failed (call without the lock).
-        After a failure the game waits a growing pause before the next try (``cogs.backoff``):
-        an outage costs one warning per game, not one per round."""
-        if game_id not in self.stale or not self.thread_trouble.due(game_id, self.now()):
+        """Bring a game's thread up to date if an earlier update failed, or if it was behind
+        at start (call without the lock). After a failure the game waits a growing pause before
+        the next try (``cogs.backoff``): an outage costs one warning per game, not one per
+        round."""
+        if game_id not in self.stale and game_id not in self.behind:
+            return
+        if not self.thread_trouble.due(game_id, self.now()):
             return
         async with self.locks[game_id]:
-            if game_id not in self.stale:
+            if game_id not in self.stale and game_id not in self.behind:
                 return
             if self.metrics is not None:
                 self.metrics.retries.labels("bringing a thread up to date").inc()
             try:
-                await self.bring_up_to_date(await self.store.get_game(game_id))
+                await self.bring_up_to_date(
+                    await self.store.get_game(game_id), self.behind.get(game_id)
+                )
                 self.stale.discard(game_id)
+                self.behind.pop(game_id, None)
                 self.thread_trouble.succeeded(game_id, self.now())
             except Exception as exc:
                 self.thread_trouble.failed(game_id, self.now(), exc)
@@ -591,25 +679,34 @@ class GameService:
         else:
             log.error("game %s: %s", game_id, what, exc_info=exc)
 
-    async def bring_up_to_date(self, rec: GameRecord) -> None:
+    async def bring_up_to_date(self, rec: GameRecord, game: ActiveGame | None = None) -> None:
         """Make the thread show the stored state (after a restart or a failed update). Call
-        with the game's lock held."""
-        state, seq = await self.store.load_state(rec.id)
+        with the game's lock held. ``game``: what the database says the thread shows, as
+        ``store.active_games`` read it (else it is read here)."""
+        state, seq = await self.store.load_state(rec.id)  # the one replay (verifying)
         if state.is_over:
             if await self.store.latest_message(rec.id, "final") is None:
                 await self.publish_final(rec, state)
             return
+        dec = state.decision
+        assert dec is not None
         mine = self.shown.get(rec.id)  # what this process last showed, if it did
         if mine is not None and mine.seq == seq:
             return
-        record = await self.store.latest_message(rec.id, "turn")
-        if mine is None:  # the first look since this process started
+        if mine is not None:
+            shown_seq, player = mine.seq, mine.player
+        elif game is not None and game.shows is not None:
+            shown_seq, player = game.shows.seq, game.shows.player
+            await self.notice_restore(rec, seq, game.shows.message_id)
+        else:
+            record = await self.store.latest_message(rec.id, "turn")
             await self.notice_restore(rec, seq, record.message_id if record else None)
-        shown = mine.seq if mine is not None else record.seq if record is not None else None
-        log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown, seq)
-        dec = state.decision
-        assert dec is not None
-        passed = shown is None or await self.player_at(rec.id, shown) != dec.player
+            shown_seq = record.seq if record is not None else None
+            player = dec.player if shown_seq == seq else None
+            if shown_seq is not None and shown_seq < seq:  # a game from before migration 10
+                player = await self.player_at(rec.id, shown_seq)
+        log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown_seq, seq)
+        passed = shown_seq is None or player != dec.player
         await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
 
     async def notice_restore(self, rec: GameRecord, seq: int, recorded: int | None) -> None:
@@ -666,29 +763,59 @@ class GameService:
         rows = await self.store.choices(game_id, include_undone=True)
         return all(c.seq != seq - 1 for c in rows)
 
-    async def player_at(self, game_id: int, seq: int) -> int | None:
-        """Who was deciding after the first ``seq`` moves (a replay, off the event loop)."""
-        from engine import replay
+    async def resume(self) -> None:
+        """After a start: bring up to date the threads of this process's active games that are
+        behind (one statement finds them: a thread that shows its game as it stands is not
+        touched), the most recently played first, a few at a time; the rest on their next
+        event. Then take up AI turns nobody plays. Another process's games (shards) are left
+        to it."""
+        games = [g for g in await self.store.active_games() if self.owns(g.guild_id)]
+        behind = sorted(
+            (g for g in games if not g.thread_current), key=lambda g: g.updated_at, reverse=True
+        )
+        log.info("resuming %d active game(s): %d thread(s) behind", len(games), len(behind))
+        now, later = behind[:RESUME_AT_START], behind[RESUME_AT_START:]
+        for g in later:
+            self.behind[g.game_id] = g
+        gate = asyncio.Semaphore(RESUME_AT_ONCE)
 
-        setup = await self.store.load_setup(game_id)
-        choices = [c.choice_id for c in await self.store.choices(game_id)][:seq]
-        state = await asyncio.to_thread(replay, setup, choices)
-        dec = state.decision
-        return dec.player if dec is not None else None
+        async def bring(g: ActiveGame) -> None:
+            async with gate, self.locks[g.game_id]:
+                try:
+                    await self.bring_up_to_date(await self.store.get_game(g.game_id), g)
+                except Exception:
+                    log.exception("could not resume game %s", g.game_id)
+                    self.stale.add(g.game_id)
+
+        await asyncio.gather(*(bring(g) for g in now))
+        await self.sweep_ai_turns()
+
+    async def player_at(self, game_id: int, seq: int) -> int | None:
+        """Who was deciding after the first ``seq`` moves (``seq`` below the game's): the seat
+        that made the next choice, as the choice log says (no second replay)."""
+        for choice in await self.store.choices(game_id):
+            if choice.seq == seq:
+                return choice.seat
+        return None
 
     # ------------------------------------------------------------------ moves
 
     async def check_turn(
-        self, user_id: int, rec: GameRecord, seq: int | None
+        self,
+        user_id: int,
+        rec: GameRecord,
+        seq: int | None,
+        known: tuple[GameState, int] | None = None,
     ) -> tuple[GameState, int, int]:
-        """(state, seq, seat) if the user may decide now; raises Oops otherwise."""
+        """(state, seq, seat) if the user may decide now; raises Oops otherwise. ``known``:
+        the state and seq read with ``rec`` (``store.game_and_state``), else they are read."""
         problem = status_problem(rec, ("active",))
         if problem:
             raise problem
         seat = rec.seat_of(user_id)
         if seat is None:
             raise Oops("You're not playing in game #{id}.", id=rec.id)
-        state, current = await self.store.load_state(rec.id)
+        state, current = known if known is not None else await self.store.load_state(rec.id)
         if seq is not None and seq > current and await self.lost_in_restore(rec.id, seq):
             raise Oops(
                 "This game was restored from a backup and is back at move {seq}: that message "
@@ -719,12 +846,18 @@ class GameService:
         *,
         idx: int | None = None,
         choice_id: str | None = None,
+        known: tuple[GameState, int] | None = None,
     ) -> Played:
         """Apply a choice for a user. Once the store has committed, the move counts whatever
         happens next: a failure to update the thread is reported in ``Played.shown`` and
-        repaired on the game's next event."""
+        repaired on the game's next event.
+
+        ``known``: the game's state and seq, read with ``rec`` in one read
+        (``store.game_and_state``): a click then reads the game once and writes once (the
+        move). Should another click of this process have moved the game meanwhile, the move's
+        sequence check refuses it like a double click."""
         with self.working():
-            return await self._play(user_id, rec, seq, idx=idx, choice_id=choice_id)
+            return await self._play(user_id, rec, seq, idx=idx, choice_id=choice_id, known=known)
 
     async def _play(
         self,
@@ -734,11 +867,14 @@ class GameService:
         *,
         idx: int | None,
         choice_id: str | None,
+        known: tuple[GameState, int] | None,
     ) -> Played:
         await self.repair(rec.id)
         async with self.locks[rec.id]:
-            rec = await self.store.get_game(rec.id)
-            state, current, seat = await self.check_turn(user_id, rec, seq)
+            if known is None or rec.id in self.stale:
+                rec = await self.store.get_game(rec.id)
+                known = None
+            state, current, seat = await self.check_turn(user_id, rec, seq, known)
             dec = state.decision
             assert dec is not None
             if choice_id is None:
@@ -836,9 +972,16 @@ class GameService:
         task = self.ai_tasks.get(game_id)
         if task is not None and not task.done():
             return
-        self.ai_tasks[game_id] = asyncio.get_running_loop().create_task(
+        task = asyncio.get_running_loop().create_task(
             self._ai_loop(game_id), name=f"ada-ai-{game_id}"
         )
+        self.ai_tasks[game_id] = task
+
+        def done(_: asyncio.Task[None]) -> None:  # only running AI seats keep an entry
+            if self.ai_tasks.get(game_id) is task:
+                del self.ai_tasks[game_id]
+
+        task.add_done_callback(done)
 
     def stop_ai(self, game_id: int) -> None:
         task = self.ai_tasks.pop(game_id, None)
@@ -852,8 +995,13 @@ class GameService:
         (``cogs.thinking``: worker processes, or a thread without them)."""
         return await self.thinking.think(rec.guild_id, rec.id, state.to_json(), policy, seed)
 
+    async def aclose(self) -> None:
+        """Record what the threads show, then stop (``close``)."""
+        await self.flush_shown()
+        self.close()
+
     def close(self) -> None:
-        for task in self.ai_tasks.values():
+        for task in list(self.ai_tasks.values()):
             task.cancel()
         self.thinking.close()
 

@@ -31,10 +31,16 @@ Lobby
         ``rec.seat_at(turn_index)``)
     ``games_in_channel(channel_or_thread_id)``, ``games_in_guild(guild_id)``,
     ``games_for_user(user_id)``  (default statuses: lobby + active; pass ``statuses=None`` for
-    all; two queries however many games)
+    all; two queries however many games; a member's open games are found from their open
+    seats, not their whole history)
+    ``await store.game_in_thread(thread_id)``  -> GameRecord | None (one index lookup)
+    ``await store.active_games()``  -> [ActiveGame] (for a restart: where each active game is and
+        what its thread shows, ``.thread_current``; one statement)
 
 Play
     ``state, seq = await store.load_state(game_id)``   put ``seq`` in the buttons' custom ids
+    ``rec, state, seq = await store.game_and_state(game_id)``   a click's one read (state None
+        for a lobby or a broken game)
     ``state = await store.apply_choice(game_id, seq, seat, choice_id, remind=True)``   one
         transaction; ``remind=True`` also schedules the next person's first reminder in it.
         Raises StaleMove (double click / old button), NotYourTurn, IllegalChoice,
@@ -46,6 +52,8 @@ Play
 Messages
     ``await store.record_message(game_id, "turn", channel_id, message_id, seq)``
     ``await store.latest_message(game_id, "turn")``  -> MessageRecord | None
+    What a thread shows: ``record_message(..., shows=Shows(...))`` with a new turn message,
+    ``await store.mark_shown({game_id: Shows(message_id, seq, log_digest, player)})`` for edits
 
 Reminders (pass aware UTC datetimes, e.g. ``discord.utils.utcnow()``)
     ``await store.schedule_reminder(game_id, user_id, due_at, seq)``  -> Reminder (``attempt``
@@ -55,7 +63,8 @@ Reminders (pass aware UTC datetimes, e.g. ``discord.utils.utcnow()``)
     Several processes: ``await store.claim_due_reminders(now, owner, lease)`` -> [Reminder]
         claimed by ``owner`` until now + lease; then ``mark_reminder_sent(id, owner=owner)`` or
         ``release_reminder(id, owner)``. A dead owner's claims run out and are taken over.
-    ``await store.mark_reminder_sent(reminder_id)``; ``await store.cancel_reminders(game_id)``
+    ``await store.mark_reminder_sent(reminder_id)``; ``await store.cancel_reminders(game_id)``;
+    ``await store.pending_reminders(game_id)`` (an index lookup)
     (apply_choice / undo / cancel_game cancel a game's pending reminders themselves)
 
 AI turns (several processes)

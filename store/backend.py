@@ -83,6 +83,41 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class Shows:
+    """What a game's thread shows: its turn message (``message_id``) as last published, at the
+    decision ``seq`` (the game's ``log_digest`` then) of engine seat ``player``."""
+
+    message_id: int
+    seq: int
+    log_digest: str | None
+    player: int | None
+
+
+@dataclass(frozen=True)
+class ActiveGame:
+    """An active game as a restart sees it: where it is, and what its thread shows (None: not
+    recorded, e.g. a game from before migration 10)."""
+
+    game_id: int
+    guild_id: int
+    seq: int
+    log_digest: str | None
+    updated_at: datetime
+    shows: Shows | None
+
+    @property
+    def thread_current(self) -> bool:
+        """Does the thread show the game as it stands (same decision, same choice log)?"""
+        s = self.shows
+        return (
+            s is not None
+            and s.seq == self.seq
+            and s.log_digest is not None
+            and s.log_digest == self.log_digest
+        )
+
+
+@dataclass(frozen=True)
 class ChoiceRow:
     id: int
     seq: int
@@ -219,6 +254,12 @@ class Tx(Protocol):
         """Games by 'channel' (channel or thread), 'guild' or 'user' (seated), oldest first,
         with their seats: a fixed number of queries whatever the number of games."""
 
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        """The newest game played in this thread (an index lookup)."""
+
+    async def active_games(self) -> list[ActiveGame]:
+        """Every active game with what its thread shows, in one statement."""
+
     async def game_ids(self, statuses: list[str] | None) -> list[int]: ...
     async def games_created(self, guild_id: int, creator_id: int, since: datetime) -> int:
         """How many games (any status) the member created in the guild since ``since``."""
@@ -281,6 +322,14 @@ class Tx(Protocol):
     ) -> int: ...
     async def latest_message(self, game_id: int, kind: str) -> MessageRecord | None: ...
     async def messages(self, game_id: int, kind: str | None) -> list[MessageRecord]: ...
+    async def put_shows(self, game_id: int, shows: Shows, at: datetime) -> None:
+        """Record what the game's thread shows (replacing what it showed)."""
+
+    async def pending_reminders(self, game_id: int) -> list[Reminder]:
+        """The game's pending reminders (an index lookup, not every reminder of the game)."""
+
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        """The reminders of one member about one decision (an index lookup)."""
 
     # -- reminders and AI turns (work claimed by one process) ------------------------------
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int: ...

@@ -6,8 +6,9 @@ costs no parse and no replay. An entry is used only while the game's row still s
 ``(seq, log_digest)``: a move by another process, an undo, or a restore changes the row and the
 game is verified again (from the entry onwards when the log still runs through it).
 
-States are kept for the ``max_states`` most recently used games (about 20-40 KiB each); the
-``Verified`` facts, a few dozen bytes, for every game seen. Thread-safe: the store uses it from
+States are kept for the ``max_states`` most recently used games (about 20-75 KiB each); the
+``Verified`` facts, a few dozen bytes, for ``FACTS_PER_STATE`` times as many (a game whose facts
+were let go is verified again on its next load). A game that ends is let go (``forget``). Thread-safe: the store uses it from
 the event loop, replays run in worker threads.
 """
 
@@ -20,10 +21,13 @@ from engine import GameState
 
 from .verify import Verified
 
+FACTS_PER_STATE = 20
+
 
 class VerifiedGames:
     def __init__(self, max_states: int = 2000) -> None:
-        self._facts: dict[int, Verified] = {}
+        self._facts: OrderedDict[int, Verified] = OrderedDict()
+        self._max_facts = max(1, max_states) * FACTS_PER_STATE
         self._states: OrderedDict[int, tuple[Verified, GameState]] = OrderedDict()
         self._max = max_states
         self._lock = threading.Lock()
@@ -31,6 +35,11 @@ class VerifiedGames:
     def fact(self, game_id: int) -> Verified | None:
         with self._lock:
             return self._facts.get(game_id)
+
+    def __len__(self) -> int:
+        """Games whose state is held."""
+        with self._lock:
+            return len(self._states)
 
     def state(self, game_id: int, verified: Verified) -> GameState | None:
         """The kept state for exactly ``verified`` (not to be changed: copy it first)."""
@@ -45,6 +54,9 @@ class VerifiedGames:
         """Remember a verified state (which nobody changes afterwards)."""
         with self._lock:
             self._facts[game_id] = verified
+            self._facts.move_to_end(game_id)
+            while len(self._facts) > self._max_facts:
+                self._facts.popitem(last=False)
             self._states.pop(game_id, None)
             if state is not None and self._max > 0:
                 self._states[game_id] = (verified, state)

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import GameSetup
 
-from .backend import GameRow, ReminderFacts
+from .backend import ActiveGame, GameRow, ReminderFacts, Shows
 from .errors import GameBroken, GameNotActive, GameNotFound, LobbyError
 from .models import GameRecord, GuildSettings, SeatRecord, UserSettings
 
@@ -194,3 +194,24 @@ def _reminder_facts(r: Any) -> ReminderFacts:
         user=None if settings_user is None else _user_settings(settings_user, user_values),
         guild=None if settings_guild is None else _guild_settings(settings_guild, guild_values),
     )
+
+
+def open_only(statuses: list[str] | None) -> bool:
+    """Does a statuses filter ask for open games only (lobby, active)?"""
+    return statuses is not None and set(statuses) <= {"lobby", "active"}
+
+
+ACTIVE_GAMES = (
+    "SELECT g.id, g.guild_id, g.seq, g.log_digest, g.updated_at, t.message_id,"
+    " t.seq AS t_seq, t.log_digest AS t_log, t.player FROM games g"
+    " LEFT JOIN thread_shows t ON t.game_id = g.id WHERE g.status = 'active' ORDER BY g.id"
+)
+"""Every active game with what its thread shows (``Tx.active_games``; the same on both)."""
+
+
+def active_game(r: Any, updated_at: datetime) -> ActiveGame:
+    """A row of ``ACTIVE_GAMES`` (sqlite3.Row or asyncpg.Record) as an ActiveGame."""
+    shows = None
+    if r["message_id"] is not None:
+        shows = Shows(r["message_id"], r["t_seq"], r["t_log"], r["player"])
+    return ActiveGame(r["id"], r["guild_id"], r["seq"], r["log_digest"], updated_at, shows)

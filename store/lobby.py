@@ -14,7 +14,7 @@ from engine import GameSetup, GameState, new_game
 from engine.edition import EditionError
 
 from . import choicelog, codec
-from .backend import GameRow, Tx, statuses_list
+from .backend import ActiveGame, GameRow, Tx, statuses_list
 from .base import StoreBase
 from .common import engine_options, found, game_record, options, require_lobby
 from .errors import GameNotActive, LobbyError
@@ -259,6 +259,25 @@ class LobbyMixin(StoreBase):
         elif game.status == "broken":  # set aside earlier (by check-db, say)
             self._set_aside(game.id, "broken")
         return game_record(game, seats)
+
+    async def game_in_thread(self, thread_id: int) -> GameRecord | None:
+        """The game played in this thread (the newest, should there be several), or None: one
+        index lookup however many games the channel has had."""
+
+        async def read(tx: Tx) -> tuple[GameRow, list[SeatRecord]] | None:
+            game = await tx.game_in_thread(thread_id)
+            return None if game is None else (game, await tx.seats(game.id))
+
+        found_here = await self._db.read(read)
+        return None if found_here is None else await self._checked(*found_here)
+
+    async def active_games(self) -> list[ActiveGame]:
+        """Every active game with what its thread shows (for a restart), in one statement."""
+
+        async def read(tx: Tx) -> list[ActiveGame]:
+            return await tx.active_games()
+
+        return await self._db.read(read)
 
     async def games_in_channel(
         self, channel_id: int, statuses: Iterable[str] | None = OPEN_STATUSES

@@ -22,13 +22,21 @@ import contextlib
 import logging
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any, Literal, overload
 
 from engine import GameSetup, GameState, IllegalChoice, replay
 
 from . import choicelog, codec
 from .backend import ChoiceRow, GameRow, LogEnd, MoveWrite, SnapshotRow, Tx, UndoWrite
 from .base import StoreBase
-from .common import CHECKPOINT_EVERY, Corrupt, found, options_of, require_playable, setup_of
+from .common import (
+    CHECKPOINT_EVERY,
+    Corrupt,
+    found,
+    options_of,
+    require_playable,
+    setup_of,
+)
 from .errors import (
     CannotUndo,
     EditionMissing,
@@ -38,7 +46,7 @@ from .errors import (
     StaleMove,
     StoreError,
 )
-from .models import ChoiceRecord, GuildSettings, SeatRecord, UserSettings
+from .models import ChoiceRecord, GameRecord, GuildSettings, SeatRecord, UserSettings
 from .verify import Replayed, Verified, replay_rows, to_move
 
 log = logging.getLogger("store")
@@ -70,6 +78,28 @@ class PlayMixin(StoreBase):
         state, seq = await self._current(game_id)
         return codec.copy(state), seq
 
+    async def game_and_state(self, game_id: int) -> tuple[GameRecord, GameState | None, int]:
+        """The game's record, and its current state and seq as ``load_state`` gives them, in
+        one read (what a click needs). The state is None when the game has none to play on
+        (a lobby, a broken game): the record then says why. Raises GameNotFound."""
+        try:
+            rec, state, seq = await self._current(game_id, with_record=True)
+        except (GameNotActive, GameBroken):
+            return await self.get_game(game_id), None, 0
+        assert rec is not None
+        return rec, codec.copy(state), seq
+
+    def position(self, game_id: int) -> tuple[int, str | None] | None:
+        """(seq, log digest) of the game as this process last verified or moved it, or None:
+        what a thread showing its current state shows (no database call)."""
+        known = self._verified.fact(game_id)
+        return None if known is None else (known.seq, known.log_digest)
+
+    def forget_state(self, game_id: int) -> None:
+        """Release what this process holds of a game (it ended or went quiet): its next load
+        verifies it again."""
+        self._verified.forget(game_id)
+
     async def load_setup(self, game_id: int) -> GameSetup:
         """The engine setup the game was started with."""
 
@@ -94,10 +124,20 @@ class PlayMixin(StoreBase):
 
         return await self._db.read(read)
 
-    async def _current(self, game_id: int) -> tuple[GameState, int]:
-        """The verified current state (shared: copy before changing it) and its seq."""
+    @overload
+    async def _current(self, game_id: int) -> tuple[GameState, int]: ...
+    @overload
+    async def _current(
+        self, game_id: int, *, with_record: Literal[True]
+    ) -> tuple[GameRecord, GameState, int]: ...
 
-        async def look(tx: Tx) -> tuple[GameRow, GameState | None, Evidence | None]:
+    async def _current(self, game_id: int, *, with_record: bool = False) -> Any:
+        """The verified current state (shared: copy before changing it) and its seq; with
+        ``with_record``, the game's record first, read in the same transaction."""
+
+        async def look(
+            tx: Tx,
+        ) -> tuple[GameRow, GameState | None, Evidence | None, list[SeatRecord] | None]:
             game = found(await tx.game(game_id))
             if game.status == "broken":
                 raise GameBroken()
@@ -105,11 +145,12 @@ class PlayMixin(StoreBase):
                 raise GameNotActive("This game hasn't started yet.")
             state = await self._known_state(tx, game)
             if state is not None:
-                return game, state, None
-            return game, None, await self._evidence(tx, game)
+                return game, state, None, await tx.seats(game_id) if with_record else None
+            evidence = await self._evidence(tx, game)
+            return game, None, evidence, evidence.seats
 
         try:
-            game, state, evidence = await self._db.read(look)
+            game, state, evidence, seats = await self._db.read(look)
             if state is None:
                 assert evidence is not None
                 replayed = await asyncio.to_thread(_replay, evidence)
@@ -124,6 +165,10 @@ class PlayMixin(StoreBase):
         except EditionMissing:
             self._set_aside(game_id, "edition")
             raise
+        if with_record:
+            assert seats is not None
+            # the seats checked against the digest of the game's start, as every read does
+            return await self._checked(game, seats), state, game.seq  # type: ignore[attr-defined]
         return state, game.seq
 
     async def _known_state(self, tx: Tx, game: GameRow) -> GameState | None:

@@ -24,6 +24,7 @@ from . import migrate
 from .backend import (
     ARCHIVE_DROPS,
     GAME_COLUMNS,
+    ActiveGame,
     AiClaim,
     ChoiceRow,
     GameDump,
@@ -32,18 +33,22 @@ from .backend import (
     MoveWrite,
     ReminderFacts,
     SettingsDump,
+    Shows,
     SnapshotRow,
     UndoWrite,
 )
 from .common import (
     _GUILD_SETTINGS,
     _USER_SETTINGS,
+    ACTIVE_GAMES,
     _guild_settings,
     _guild_values,
     _reminder_facts,
     _set_excluded,
     _user_settings,
     _user_values,
+    active_game,
+    open_only,
     reminder_facts_sql,
 )
 from .errors import MigrationError, SchemaTooNew
@@ -250,6 +255,9 @@ class PostgresTx:
             "user": "id IN (SELECT game_id FROM seats WHERE user_id = $1)",
         }[by]
         args: list[Any] = [key]
+        if by == "user" and open_only(statuses):
+            # from the member's open seats (index seats_open), not every seat they ever had
+            where = "id IN (SELECT game_id FROM seats WHERE user_id = $1 AND open)"
         if statuses is not None:
             where += " AND status = ANY($2::text[])"
             args.append(statuses)
@@ -278,6 +286,16 @@ class PostgresTx:
                 since,
             )
         )
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        r = await self._c.fetchrow(
+            f"SELECT {_GAME_COLS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
+            thread_id,
+        )
+        return None if r is None else _game_row(r)
+
+    async def active_games(self) -> list[ActiveGame]:
+        return [active_game(r, r["updated_at"]) for r in await self._c.fetch(ACTIVE_GAMES)]
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         if statuses is None:
@@ -540,6 +558,39 @@ class PostgresTx:
         return [_message(r) for r in rows]
 
     # -- reminders and AI turns ------------------------------------------------------------
+
+    async def put_shows(self, game_id: int, shows: Shows, at: datetime) -> None:
+        await self._c.execute(
+            "INSERT INTO thread_shows (game_id, message_id, seq, log_digest, player, updated_at)"
+            " SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+            " ON CONFLICT (game_id) DO UPDATE SET message_id = EXCLUDED.message_id,"
+            " seq = EXCLUDED.seq, log_digest = EXCLUDED.log_digest, player = EXCLUDED.player,"
+            " updated_at = EXCLUDED.updated_at",
+            game_id,
+            shows.message_id,
+            shows.seq,
+            shows.log_digest,
+            shows.player,
+            at,
+        )
+
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        rows = await self._c.fetch(
+            f"SELECT {_REM_COLS} FROM reminders WHERE game_id = $1 AND user_id = $2"
+            " AND seq = $3 ORDER BY id",
+            game_id,
+            user_id,
+            seq,
+        )
+        return [_reminder(r) for r in rows]
+
+    async def pending_reminders(self, game_id: int) -> list[Reminder]:
+        rows = await self._c.fetch(
+            f"SELECT {_REM_COLS} FROM reminders WHERE game_id = $1 AND status = 'pending'"
+            " ORDER BY id",
+            game_id,
+        )
+        return [_reminder(r) for r in rows]
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
         status = await self._c.execute(

@@ -55,6 +55,7 @@ from . import migrate
 from .backend import (
     ARCHIVE_DROPS,
     GAME_COLUMNS,
+    ActiveGame,
     AiClaim,
     ChoiceRow,
     GameDump,
@@ -63,12 +64,14 @@ from .backend import (
     MoveWrite,
     ReminderFacts,
     SettingsDump,
+    Shows,
     SnapshotRow,
     UndoWrite,
 )
 from .common import (
     _GUILD_SETTINGS,
     _USER_SETTINGS,
+    ACTIVE_GAMES,
     EPOCH,
     _guild_settings,
     _guild_values,
@@ -76,6 +79,8 @@ from .common import (
     _set_excluded,
     _user_settings,
     _user_values,
+    active_game,
+    open_only,
     reminder_facts_sql,
 )
 from .errors import MigrationError, SchemaTooNew, StoreError
@@ -724,6 +729,12 @@ class SQLiteTx:
             "guild": ("guild_id = ?", [key]),
             "user": ("id IN (SELECT game_id FROM seats WHERE user_id = ?)", [key]),
         }[by]
+        if by == "user" and open_only(statuses):
+            # from the member's open seats (index seats_open), not every seat they ever had
+            where = (
+                "id IN (SELECT game_id FROM seats INDEXED BY seats_open"
+                " WHERE user_id = ? AND open = 1)"
+            )
         if statuses is not None:
             where += f" AND status IN ({','.join('?' * len(statuses))})"
             args += statuses
@@ -748,6 +759,16 @@ class SQLiteTx:
             (guild_id, creator_id, to_db(since)),
         )
         return int(row[0]) if row else 0
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        r = await self._one(
+            f"SELECT {_GAME_COLS} FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
+            (thread_id,),
+        )
+        return None if r is None else _game_row(r)
+
+    async def active_games(self) -> list[ActiveGame]:
+        return [active_game(r, _dt(r["updated_at"])) for r in await self._all(ACTIVE_GAMES)]
 
     async def game_ids(self, statuses: list[str] | None) -> list[int]:
         sql, args = "SELECT id FROM games", list(statuses or [])
@@ -963,7 +984,43 @@ class SQLiteTx:
             args.append(kind)
         return [_message(r) for r in await self._all(sql + " ORDER BY id", args)]
 
+    async def put_shows(self, game_id: int, shows: Shows, at: datetime) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO thread_shows"
+            " (game_id, message_id, seq, log_digest, player, updated_at)"
+            " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?)",
+            (
+                game_id,
+                shows.message_id,
+                shows.seq,
+                shows.log_digest,
+                shows.player,
+                to_db(at),
+                game_id,
+            ),
+        )
+
     # -- reminders and AI turns ------------------------------------------------------------
+
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        return [
+            _reminder(r)
+            for r in await self._all(
+                f"SELECT {_REM_COLS} FROM reminders WHERE game_id = ? AND user_id = ?"
+                " AND seq = ? ORDER BY id",
+                (game_id, user_id, seq),
+            )
+        ]
+
+    async def pending_reminders(self, game_id: int) -> list[Reminder]:
+        return [
+            _reminder(r)
+            for r in await self._all(
+                f"SELECT {_REM_COLS} FROM reminders WHERE game_id = ? AND status = 'pending'"
+                " ORDER BY id",
+                (game_id,),
+            )
+        ]
 
     async def cancel_reminders(self, game_id: int, user_id: int | None) -> int:
         # moot rows are deleted, not kept as 'cancelled': the table stays small (issue 29)
@@ -987,8 +1044,9 @@ class SQLiteTx:
         )
         return _reminder(r)
 
-    _DUE = (
-        " FROM reminders r JOIN games g ON g.id = r.game_id"
+    _DUE = (  # CROSS JOIN: from the pending reminders that are due (index reminders_due) to
+        # their games, not from every active game to its reminders
+        " FROM reminders r CROSS JOIN games g ON g.id = r.game_id"
         " LEFT JOIN user_settings u ON u.user_id = r.user_id"
         " WHERE r.status = 'pending' AND r.due_at <= ? AND g.status = 'active'"
         " AND g.seq = r.seq AND COALESCE(u.reminders_enabled, 1) = 1"

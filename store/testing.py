@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from datetime import datetime
+from typing import Any
 
 from engine import GameState
 
@@ -50,3 +52,25 @@ async def play(
         seq += 1
         done += 1
     return state
+
+
+class StoreCalls:
+    """Counts the calls of a store's public coroutine methods (what the bot asks the database:
+    each is one transaction), by name, from when it is made on. Structure, not time."""
+
+    def __init__(self, store: Store) -> None:
+        self.names: list[str] = []
+        for name in dir(type(store)):
+            if not name.startswith("_") and inspect.iscoroutinefunction(getattr(Store, name)):
+                setattr(store, name, self._counted(name, getattr(store, name)))
+
+    def _counted(self, name: str, method: Any) -> Any:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.names.append(name)
+            return await method(*args, **kwargs)
+
+        return counted
+
+    def since(self, mark: int) -> list[str]:
+        """The calls made after ``len(self.names)`` was ``mark``."""
+        return self.names[mark:]

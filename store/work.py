@@ -44,6 +44,22 @@ class WorkMixin(StoreBase):
 
         return await self._db.write(schedule)
 
+    async def pending_reminders(self, game_id: int) -> list[Reminder]:
+        """The game's pending reminders: an index lookup, however many the game has sent."""
+
+        async def read(tx: Tx) -> list[Reminder]:
+            return await tx.pending_reminders(game_id)
+
+        return await self._db.read(read)
+
+    async def turn_reminders(self, game_id: int, user_id: int, seq: int) -> list[Reminder]:
+        """A member's reminders about one decision (the game at ``seq``): an index lookup."""
+
+        async def read(tx: Tx) -> list[Reminder]:
+            return await tx.turn_reminders(game_id, user_id, seq)
+
+        return await self._db.read(read)
+
     async def due_reminders(self, now: datetime, limit: int = 100) -> list[Reminder]:
         """Pending reminders due at or before ``now`` whose game is active and still at the
         reminder's seq (a move since then makes them moot), whose user has not opted out of

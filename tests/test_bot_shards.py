@@ -10,15 +10,18 @@ ahead so that its Discord ids never equal world A's (simcord derives ids from it
 from __future__ import annotations
 
 import asyncio
-import random
+import os
+import re
+import signal
+import sys
 import threading
+from pathlib import Path
 from typing import Any
+
+from shard_process import HOUR, Games, make_bot
 
 from engine import replay
 from store import Store
-
-SHARDS = 4
-HOUR = 3600.0
 
 
 async def _world(
@@ -32,75 +35,23 @@ async def _world(
 ) -> None:
     import simcord
 
-    from bot import create_bot
-    from offline.driver import Clicker
-
-    def make() -> Any:
-        return create_bot(
-            location,
-            images=False,
-            ai_delay=0,
-            seed=seed,
-            ai_workers=0,
-            shard_count=SHARDS,
-            shard_ids=shards,
-            reminder_interval=3600,
-        )
-
-    bot = make()
-    rng = random.Random(seed)
-    games: list[int] = []
+    bot = make_bot(location, shards, seed)
     async with simcord.run(bot, check_errors=False, settle_timeout=60) as env:
         if label == "B":
             await env.advance_time(24 * HOUR)  # other ids than world A's
-        people: dict[int, Any] = {}
-        threads: dict[int, Any] = {}
-        for k, shard in enumerate(shards):
-            guild = env.create_guild(f"{label}{shard}", shard_id=shard)
-            channel = guild.create_text_channel("games")
-            a = guild.add_member(env.create_user(f"{label}a{k}"))
-            b = guild.add_member(env.create_user(f"{label}b{k}"))
-            people.update({a.id: a, b.id: b})
-            # one game of two people, one of a person and an AI seat
-            for ai in (0, 1):
-                await a.slash(channel, "ada new", players=2, ai=ai)
-                store = env.bot.ada.store
-                game = max(g.id for g in await store.games_in_guild(guild.id))
-                thread = next(t for t in channel.threads if t.name == f"Ada's Dream #{game}")
-                lobby = await store.latest_message(game, "lobby")
-                msg = next(m for m in thread.history() if m.id == lobby.message_id)
-                if not ai:
-                    await b.click(msg, custom_id=f"ada:l:join:{game}")
-                await a.click(msg, custom_id=f"ada:l:start:{game}")
-                games.append(game)
-                threads[game] = thread
-        clicker = Clicker(env)
+        world = Games(env, label, shards, seed)
+        await world.create()
         moves = 0
         for step in range(50):
-            for game in games:
-                store = env.bot.ada.store
-                state, seq = await store.load_state(game)
-                dec = state.decision
-                if dec is None:
-                    continue
-                rec = await store.get_game(game)
-                seat = rec.seat_at(dec.player)
-                if seat.is_ai:
-                    continue  # it plays by itself (or another process's sweep took it)
-                shown = await store.latest_message(game, "turn")
-                message = next(m for m in threads[game].history() if m.id == shown.message_id)
-                idx = rng.randrange(len(dec.choices))
-                await clicker.choose(
-                    people[seat.user_id], threads[game], message, state, game, seq, idx
-                )
-                moves += 1
+            moves += await world.move()
             if step == 15:
                 await env.advance_time(13 * HOUR)  # everyone waits: reminders are due
             if kill and step == 30:
                 await env.bot.close()  # this process goes away in the middle of its games
                 await env.advance_time(15 * 60)  # its claims run out meanwhile
-                await env.restart_bot(make())
+                await env.restart_bot(make_bot(location, shards, seed))
         await env.advance_time(13 * HOUR)
+        games, people = world.games, world.people
         out[label] = {
             "games": games,
             "moves": moves,
@@ -169,5 +120,107 @@ async def test_two_processes_share_one_postgres(pg_server: Any) -> None:
                 ]
                 assert received == len(sent), (label, uid)  # each reminder went out once
         assert sum(sum(out[label]["dms"].values()) for label in ("A", "B")) > 0
+    finally:
+        await store.close()
+
+
+# ---------------------------------------------------------------------------- killed processes
+
+PROCESS = Path(__file__).resolve().parent / "shard_process.py"
+ROUTINE = re.compile(r"^(WARNING|ERROR|CRITICAL) ")
+
+
+class Process:
+    """A bot process (tests/shard_process.py) whose stdout the test follows line by line."""
+
+    def __init__(
+        self,
+        location: str,
+        label: str,
+        shards: str,
+        seed: int,
+        days: int,
+        log: Path,
+        *,
+        wait: bool = False,
+    ):
+        self.label, self.log = label, log
+        self.games: list[int] = []
+        self.args = [sys.executable, str(PROCESS), location, label, shards, str(seed)]
+        self.args += ["--days", str(days)] + (["--wait"] if wait else [])
+
+    async def start(self) -> Process:
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.args, stdout=asyncio.subprocess.PIPE, stderr=self.log.open("wb")
+        )
+        return self
+
+    async def until(self, word: str, timeout: float = 600) -> None:
+        """Read its events until ``word`` (GAME lines are kept)."""
+        assert self.proc.stdout is not None
+        while True:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+            assert line, f"process {self.label} ended early:\n{self.log.read_text()[-3000:]}"
+            said = line.decode().split()
+            if said[0] == "GAME":
+                self.games.append(int(said[1]))
+            if said[0] == word:
+                return
+
+    async def kill(self) -> None:
+        """SIGKILL, as a machine loses a process: no clean close, nothing flushed."""
+        os.kill(self.proc.pid, signal.SIGKILL)
+        await self.proc.wait()
+        assert self.proc.returncode == -signal.SIGKILL
+
+    def problems(self) -> list[str]:
+        return [line for line in self.log.read_text().splitlines() if ROUTINE.match(line)]
+
+
+def _about(lines: list[str], games: list[int]) -> list[str]:
+    return [line for line in lines if any(re.search(rf"\bgame {g}\b", line) for g in games)]
+
+
+async def test_killed_shard_processes_resume_only_their_own_games(
+    pg_server: Any, tmp_path: Path
+) -> None:
+    """Issue 29: two shard processes on PostgreSQL, each killed with SIGKILL mid-game and
+    started again, bring up to date only their own shards' games: neither logs a warning
+    about the other's games (the other keeps playing them meanwhile), and the threads their
+    own games showed are not edited again (issue 34: what a thread shows is recorded)."""
+    location = pg_server.create_database("shards_killed", template="ada_template")
+    a = await Process(location, "A", "0,1", 1, 0, tmp_path / "a.log", wait=True).start()
+    b = await Process(location, "B", "2,3", 2, 1, tmp_path / "b.log").start()
+    restarted: list[Process] = []
+    try:
+        await asyncio.gather(a.until("READY"), b.until("READY"))
+        await a.kill()  # while B goes on playing
+        a2 = await Process(location, "A", "0,1", 3, 2, tmp_path / "a2.log").start()
+        restarted.append(a2)
+        await a2.until("READY")
+        await b.until("MOVE")
+        await b.kill()  # mid-game: A's restarted process plays meanwhile
+        b2 = await Process(location, "B", "2,3", 4, 3, tmp_path / "b2.log").start()
+        restarted.append(b2)
+        await asyncio.gather(b2.until("READY"), a2.until("MOVE"))
+    finally:
+        for p in (a, b, *restarted):
+            if p.proc.returncode is None:
+                await p.kill()
+    a_games, b_games = a.games + a2.games, b.games + b2.games
+    assert len(a.games) == len(b.games) == 4
+    for p, others in ((a2, b_games), (b2, a_games)):
+        text = p.log.read_text()
+        assert not _about(p.problems(), others), p.problems()
+        assert not _about(text.splitlines(), others)  # not even looked at
+        resumed = re.search(r"resuming (\d+) active game\(s\): (\d+) thread\(s\) behind", text)
+        assert resumed, text[-2000:]
+        assert int(resumed[1]) <= 4  # its own shards' games only (the other has 4 or more)
+    # A was killed waiting, having recorded what its threads show: none is edited again
+    assert "resuming 4 active game(s): 0 thread(s) behind" in a2.log.read_text()
+    store = await Store.open(location)
+    try:
+        for game in a_games + b_games:
+            assert (await store.verify_game(game)).ok
     finally:
         await store.close()

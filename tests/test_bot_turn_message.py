@@ -222,7 +222,9 @@ class TestPolish:
 
 
 class TestUpgrade:
-    async def test_a_turn_message_from_the_previous_version_is_taken_over(self, table: Any) -> None:
+    async def test_a_turn_message_from_the_previous_version_is_taken_over(
+        self, table: Any, make_bot: Any
+    ) -> None:
         """Games in progress when the bot is upgraded have an embed-style turn message with
         plain button rows: the next move turns it into the new message (or its record)."""
         import discord
@@ -243,6 +245,8 @@ class TestUpgrade:
             view=view,
         )
         await table.store.record_message(game, "turn", thread.id, old.id, seq)
+        await table.env.bot.close()  # the upgraded bot starts with this message on record
+        await table.env.restart_bot(make_bot())
         mover = table.by_id[(await table.store.get_game(game)).seat_at(state.current).user_id]
         legacy = table.message(table.thread(game), old.id)
         res = await mover.click(legacy, custom_id=ui.cid_choice(game, seq, 0))

@@ -159,8 +159,9 @@ class TestMigrate:
         conn.execute(f"ATTACH '{new}' AS new")
         games_v5 = ", ".join(c[1] for c in conn.execute("PRAGMA main.table_info(games)").fetchall())
         conn.execute(f"INSERT INTO games ({games_v5}) SELECT {games_v5} FROM new.games")
-        for table in ("seats", "snapshots"):
-            conn.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
+        for table in ("seats", "snapshots"):  # the columns version 5 had
+            cols = ", ".join(c[1] for c in conn.execute(f"PRAGMA main.table_info({table})"))
+            conn.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM new.{table}")
         cols = "id, game_id, seq, seat, choice_id, applied_at, undone_at"
         conn.execute(f"INSERT INTO choices ({cols}) SELECT {cols} FROM new.choices")
         conn.commit()
