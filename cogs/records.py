@@ -475,6 +475,7 @@ class RecordsCog(AdaCog, name="Records"):
                     "You are not away. To be, give the last day: `/ada away until:2026-12-24`."
                 )
             await self.store.set_away(interaction.user.id, None, now=now)
+            self.games.forget_away(interaction.user.id)
             await self.refresh_turns(interaction.user.id, back=True)
             await say(interaction, tr._("Welcome back: your reminders start again."))
             return
@@ -489,6 +490,7 @@ class RecordsCog(AdaCog, name="Records"):
         if back - now > timedelta(days=days):
             raise Oops("This server allows an absence of at most {days} days.", days=days)
         await self.store.set_away(interaction.user.id, back, now=now)
+        self.games.forget_away(interaction.user.id)
         await self.refresh_turns(interaction.user.id)
         await say(
             interaction,

@@ -233,6 +233,7 @@ class GameService:
         """Games whose thread was behind at start, brought up to date on their next event."""
         self._unsaved: dict[int, Shows] = {}  # shown marks not yet written (flush_shown)
         self._languages = Recent(LANGUAGES_KEPT)  # member -> (language, when read)
+        self._away = Recent(LANGUAGES_KEPT)  # member -> (away until or None, when read)
         self._members: dict[tuple[int, int], tuple[bool, float]] = {}
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         """This process's name in the database's claims of reminders and AI turns."""
@@ -305,6 +306,22 @@ class GameService:
             self._members.clear()
         self._members[(guild_id, user_id)] = (member, now)
         return member
+
+    async def away_until(self, user_id: int) -> Any:
+        """Until when a member is away (``/ada away``; None: not away), kept a few minutes in
+        memory like the language: every turn that passes to them asks, and a click reads the
+        game once."""
+        at = time.monotonic()
+        kept = self._away.get(user_id)
+        if kept is not None and at - kept[1] < LANGUAGE_TTL:
+            until = kept[0]
+        else:
+            until = (await self.store.member_record(user_id)).away_until
+            self._away[user_id] = (until, at)
+        return until if until is not None and until > self.now() else None
+
+    def forget_away(self, user_id: int) -> None:
+        self._away.pop(user_id, None)
 
     def forget_language(self, user_id: int) -> None:
         self._languages.pop(user_id, None)
@@ -484,7 +501,7 @@ class GameService:
         in the game's language; None when they are not."""
         if seat is None or seat.is_ai or seat.user_id is None:
             return None
-        until = await self.store.away_until(seat.user_id, self.now())
+        until = await self.away_until(seat.user_id)
         if until is None:
             return None
         who = f"<@{seat.user_id}>"
