@@ -52,6 +52,7 @@ def make_bot(location: str, shards: list[int], seed: int) -> Any:
         shard_count=SHARDS,
         shard_ids=shards,
         reminder_interval=3600,
+        force_sync=True,  # each start is a new simulated Discord: sync its commands every time
     )
 
 

@@ -140,10 +140,8 @@ class TestBoundedCaches:
     async def test_members_languages_are_kept_in_bounded_memory(
         self, table: Any, monkeypatch: Any
     ) -> None:
-        from cogs import service
-
-        monkeypatch.setattr(service, "LANGUAGES_KEPT", 50)
         games = table.env.bot.ada.games
+        monkeypatch.setattr(games._languages, "limit", 50)  # LANGUAGES_KEPT, made small
         for user in range(200):
             await games.user_language(user)
         assert len(games._languages) <= 50
