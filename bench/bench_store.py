@@ -22,6 +22,8 @@ What each figure measures:
   hand-off to an aiosqlite thread and back; not printed by stores that do not count them).
 - long game: ``apply_choice`` along one game of that many moves, the median of its first and of
   its last tenth (a move's checks must not grow with the game's length: issue 33's choice guard).
+  Games end by the rules after a few hundred moves; the move's write statement alone is also
+  timed on a made-up log of each ``--log-lengths`` length.
 - listing: ``games_in_guild`` of a guild with that many open games, median of 20 calls.
 """
 
@@ -161,6 +163,59 @@ async def long_game(path: Path, moves: int) -> tuple[list[float], int]:
         await store.close()
 
 
+async def move_statement(path: Path, lengths: list[int], reps: int) -> list[tuple[int, float]]:
+    """The move's one write statement (``record_move_at``: its checks and writes) on a game
+    whose live log holds each of ``lengths`` choices, median seconds over ``reps`` runs, each
+    rolled back. Games end by the rules after a few hundred moves, so the rows are made up
+    (their digests chain, nothing replays them): this isolates what the checks cost."""
+    from store import sqlite as backend
+    from store.choicelog import next_digest
+    from store.timeutil import to_db
+
+    store = await Store.open(path, synchronous="OFF")
+    try:
+        gid, _ = await started_game(store, seed=1)
+    finally:
+        await store.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    for sql in backend.MOVE_WRITES:
+        conn.execute(sql)
+    cols = backend._MOVE_COLS.split(", ")
+    start = conn.execute("SELECT log_digest FROM games WHERE id = ?", (gid,)).fetchone()[0]
+    digests, choice = [start], "ws:0:Y1:0"
+    at = to_db(NOW)
+    out = []
+    for n in lengths:
+        conn.execute("BEGIN")
+        for seq in range(len(digests) - 1, n):
+            digests.append(next_digest(digests[-1], seq, 0, choice))
+            conn.execute(
+                "INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)"
+                " VALUES (?, ?, 0, ?, ?, ?)",
+                (gid, seq, choice, at, digests[-1]),
+            )
+        conn.execute("UPDATE games SET seq = ?, log_digest = ? WHERE id = ?", (n, digests[n], gid))
+        conn.execute("COMMIT")
+        values = {
+            "game_id": gid, "seq": n, "seat": 0, "choice_id": choice, "digest": "d",
+            "state": "{}", "state_digest": "s", "over": 0, "to_move": 0, "at": at,
+            "drop_previous": 1, "end_digest": digests[n], "end_seat": 0, "end_choice": choice,
+            "end_choices": "\n".join([choice] * n),  # the statement before issue 34's guard
+        }  # fmt: skip
+        sql = f"INSERT INTO move_writes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+        args = [values.get(c) for c in cols]
+        times = []
+        for _ in range(reps):
+            conn.execute("BEGIN")
+            t = time.perf_counter()
+            conn.execute(sql, args)
+            times.append(time.perf_counter() - t)
+            conn.execute("ROLLBACK")
+        out.append((n, statistics.median(times)))
+    conn.close()
+    return out
+
+
 async def listing(path: Path, games: int) -> float:
     store = await Store.open(path, synchronous="OFF")
     try:
@@ -249,6 +304,14 @@ async def run(args: argparse.Namespace) -> None:
             f" {statistics.median(first) * 1000:.2f} ms a move over its first {tenth} moves,"
             f" {statistics.median(last) * 1000:.2f} ms over its last {tenth}"
         )
+    if args.log_lengths:
+        lengths = [int(n) for n in args.log_lengths.split(",")]
+        figures = await move_statement(base / "statement.db", lengths, 200)
+        print(
+            "a move's write statement, by the game's live choices: "
+            + ", ".join(f"{n}: {secs * 1e6:.0f} µs" for n, secs in figures)
+            + " (median of 200)"
+        )
     secs = await listing(base / "listing.db", args.list_games)
     print(f"listing a guild's {args.list_games} open games: {secs * 1000:.1f} ms (median of 20)")
     size = await size_per_finished_game(base / "size.db", args.finished)
@@ -270,6 +333,11 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=5, help="games played out for the size")
     parser.add_argument(
         "--long-game", type=int, default=2000, help="moves of one long game (0: skip)"
+    )
+    parser.add_argument(
+        "--log-lengths",
+        default="10,100,400,2000,10000",
+        help="live choices of a game for the move statement's figure (comma-separated; '' skips)",
     )
     parser.add_argument("--dir", help="directory for the database files (default: a temp dir)")
     asyncio.run(run(parser.parse_args()))
