@@ -1,7 +1,9 @@
 """Game store figures (SQLite): one move applied and committed; moves/s across many live games;
-what a click costs in transactions and commits; listing a guild's games; size per game.
+what a click costs in transactions and commits; a move along one long game; listing a guild's
+games; size per game.
 
-Run: .venv/bin/python bench/bench_store.py [--games 1000] [--moves 10] [--list-games 1111]
+Run: .venv/bin/python bench/bench_store.py [--games 1000] [--moves 10] [--long-game 2000]
+[--list-games 1111]
 Prints figures; it is not a test. Measure on an otherwise idle machine (nice -n 10 when not).
 Uses a temporary directory (or --dir) on the same disk as the default database. The same
 script runs against an older store (it falls back to the calls that store had), which is how
@@ -18,6 +20,10 @@ What each figure measures:
   Commits per click counts COMMITs of write transactions (each an fsync at FULL); statements
   per move/click count every statement sent to SQLite, BEGIN and COMMIT included (each is one
   hand-off to an aiosqlite thread and back; not printed by stores that do not count them).
+- long game: ``apply_choice`` along one game of that many moves, the median of its first and of
+  its last tenth (a move's checks must not grow with the game's length: issue 33's choice guard).
+  Games end by the rules after a few hundred moves; the move's write statement alone is also
+  timed on a made-up log of each ``--log-lengths`` length.
 - listing: ``games_in_guild`` of a guild with that many open games, median of 20 calls.
 """
 
@@ -135,6 +141,81 @@ async def live_games(
         await store.close()
 
 
+async def long_game(path: Path, moves: int) -> tuple[list[float], int]:
+    """Seconds per ``apply_choice`` along one long game (4 players, rounds raised so it lasts
+    ``moves`` moves), one move at a time: the cost of a move must not grow with the moves
+    before it. Returns (times, moves played)."""
+    store = await Store.open(path, synchronous="NORMAL")
+    try:
+        gid = await store.create_game(1, 1, 1000, {"players": 4, "max_rounds": 1 + moves // 10})
+        for i in range(4):
+            await store.add_seat(gid, name=f"player{i}", user_id=1000 + i)
+        state = await store.start_game(gid, 7)
+        rng = random.Random(7)
+        times: list[float] = []
+        while not state.is_over and len(times) < moves:
+            seat, choice = pick(state, rng)
+            t = time.perf_counter()
+            state = await store.apply_choice(gid, len(times), seat, choice)
+            times.append(time.perf_counter() - t)
+        return times, len(times)
+    finally:
+        await store.close()
+
+
+async def move_statement(path: Path, lengths: list[int], reps: int) -> list[tuple[int, float]]:
+    """The move's one write statement (``record_move_at``: its checks and writes) on a game
+    whose live log holds each of ``lengths`` choices, median seconds over ``reps`` runs, each
+    rolled back. Games end by the rules after a few hundred moves, so the rows are made up
+    (their digests chain, nothing replays them): this isolates what the checks cost."""
+    from store import sqlite as backend
+    from store.choicelog import next_digest
+    from store.timeutil import to_db
+
+    store = await Store.open(path, synchronous="OFF")
+    try:
+        gid, _ = await started_game(store, seed=1)
+    finally:
+        await store.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    for sql in backend.MOVE_WRITES:
+        conn.execute(sql)
+    cols = backend._MOVE_COLS.split(", ")
+    start = conn.execute("SELECT log_digest FROM games WHERE id = ?", (gid,)).fetchone()[0]
+    digests, choice = [start], "ws:0:Y1:0"
+    at = to_db(NOW)
+    out = []
+    for n in lengths:
+        conn.execute("BEGIN")
+        for seq in range(len(digests) - 1, n):
+            digests.append(next_digest(digests[-1], seq, 0, choice))
+            conn.execute(
+                "INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)"
+                " VALUES (?, ?, 0, ?, ?, ?)",
+                (gid, seq, choice, at, digests[-1]),
+            )
+        conn.execute("UPDATE games SET seq = ?, log_digest = ? WHERE id = ?", (n, digests[n], gid))
+        conn.execute("COMMIT")
+        values = {
+            "game_id": gid, "seq": n, "seat": 0, "choice_id": choice, "digest": "d",
+            "state": "{}", "state_digest": "s", "over": 0, "to_move": 0, "at": at,
+            "drop_previous": 1, "end_digest": digests[n], "end_seat": 0, "end_choice": choice,
+            "end_choices": "\n".join([choice] * n),  # the statement before issue 34's guard
+        }  # fmt: skip
+        sql = f"INSERT INTO move_writes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+        args = [values.get(c) for c in cols]
+        times = []
+        for _ in range(reps):
+            conn.execute("BEGIN")
+            t = time.perf_counter()
+            conn.execute(sql, args)
+            times.append(time.perf_counter() - t)
+            conn.execute("ROLLBACK")
+        out.append((n, statistics.median(times)))
+    conn.close()
+    return out
+
+
 async def listing(path: Path, games: int) -> float:
     store = await Store.open(path, synchronous="OFF")
     try:
@@ -214,6 +295,23 @@ async def run(args: argparse.Namespace) -> None:
         f" synchronous=FULL): {n / secs:.0f} clicks/s{counts(c, st, 'click')},"
         f" p95 {pct(lat, 0.95) * 1000:.0f} ms"
     )
+    if args.long_game:
+        times, played = await long_game(base / "long.db", args.long_game)
+        tenth = max(1, played // 10)
+        first, last = times[:tenth], times[-tenth:]
+        print(
+            f"one long game, {played} moves (synchronous=NORMAL): median"
+            f" {statistics.median(first) * 1000:.2f} ms a move over its first {tenth} moves,"
+            f" {statistics.median(last) * 1000:.2f} ms over its last {tenth}"
+        )
+    if args.log_lengths:
+        lengths = [int(n) for n in args.log_lengths.split(",")]
+        figures = await move_statement(base / "statement.db", lengths, 200)
+        print(
+            "a move's write statement, by the game's live choices: "
+            + ", ".join(f"{n}: {secs * 1e6:.0f} µs" for n, secs in figures)
+            + " (median of 200)"
+        )
     secs = await listing(base / "listing.db", args.list_games)
     print(f"listing a guild's {args.list_games} open games: {secs * 1000:.1f} ms (median of 20)")
     size = await size_per_finished_game(base / "size.db", args.finished)
@@ -233,6 +331,14 @@ def main() -> None:
         "--list-games", type=int, default=1111, help="open games in the guild listed"
     )
     parser.add_argument("--finished", type=int, default=5, help="games played out for the size")
+    parser.add_argument(
+        "--long-game", type=int, default=2000, help="moves of one long game (0: skip)"
+    )
+    parser.add_argument(
+        "--log-lengths",
+        default="10,100,400,2000,10000",
+        help="live choices of a game for the move statement's figure (comma-separated; '' skips)",
+    )
     parser.add_argument("--dir", help="directory for the database files (default: a temp dir)")
     asyncio.run(run(parser.parse_args()))
 

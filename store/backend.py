@@ -191,10 +191,6 @@ class LogEnd:
     digest: str | None
     last_seat: int | None
     last_choice: str | None
-    choices: str | None = None
-    """Every live choice id, by seq, joined by newlines: the whole log is checked in the same
-    statement (issue 33: a choice rewritten mid-log is caught at the next move, not at the next
-    restart). None: not checked."""
 
 
 @dataclass(frozen=True)

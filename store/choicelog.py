@@ -21,3 +21,15 @@ def start_digest(setup_text: str) -> str:
 
 def next_digest(previous: str, seq: int, seat: int, choice_id: str) -> str:
     return hashlib.sha256(f"{previous}\n{seq}\n{seat}\n{choice_id}".encode()).hexdigest()
+
+
+CHANGED_MARK = "changed at choice "
+"""How ``games.log_digest`` begins once a choice row of the game was rewritten or deleted
+(migration 14's triggers write ``changed at choice N``): no digest starts so, so the next move's
+check fails and the replay that follows sets the game aside (issue 33: caught at the next move,
+at a constant cost per move)."""
+
+
+def changed_mark(log_digest: str | None) -> bool:
+    """The game's log digest says one of its choice rows was changed after it was written."""
+    return isinstance(log_digest, str) and log_digest.startswith(CHANGED_MARK)

@@ -12,7 +12,9 @@ the full way above, in the same transaction, and fails or succeeds as it says.
 
 Moves build only on states this process has verified by replay since it started
 (``store.cache``): the first load of a game replays it in a worker thread; later moves extend
-what was verified and check the end of the choice log (two rows) on the way.
+what was verified and check the end of the choice log (two rows) on the way. A choice row
+rewritten or deleted further back is caught as well: the database's triggers (migration 14) then
+change the game's log digest, so the next move or load replays the game and sets it aside.
 """
 
 from __future__ import annotations
@@ -347,9 +349,7 @@ class PlayMixin(StoreBase):
         text, digest = codec.encode(new)
         verified, write = _move_write(known, game_id, seat, choice_id, new, text, digest, at)
         last_choice = state.history[-1] if expected_seq > 0 else None
-        end = LogEnd(
-            expected_seq, known.log_digest, known.last_seat, last_choice, "\n".join(state.history)
-        )
+        end = LogEnd(expected_seq, known.log_digest, known.last_seat, last_choice)
         return PreparedMove(new, verified, write, end)
 
     async def undo(

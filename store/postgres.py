@@ -418,9 +418,10 @@ class PostgresTx:
         # One statement, one round trip. `g` locks the game row; given an end to check
         # (`record_move_at`), only if the game is still where the process left it (after
         # waiting for another transaction's lock, PostgreSQL checks the row as that one left
-        # it). Every write takes its row from `g`, so nothing is written otherwise. The parts
-        # see the same snapshot and touch different rows: the new snapshot is never among
-        # those deleted, the reminder inserted here not among those cancelled.
+        # it); a choice rewritten or deleted further back changed `log_digest` then (migration
+        # 14's triggers). Every write takes its row from `g`, so nothing is written otherwise.
+        # The parts see the same snapshot and touch different rows: the new snapshot is never
+        # among those deleted, the reminder inserted here not among those cancelled.
         written = await self._c.fetchval(
             """
             WITH g AS (
@@ -430,10 +431,7 @@ class PostgresTx:
                         AND undone_at IS NULL)
                     AND ($2 = 0 OR EXISTS (SELECT 1 FROM choices WHERE game_id = $1
                         AND seq = $2 - 1 AND undone_at IS NULL AND seat = $13
-                        AND choice_id = $14 AND digest = $12))
-                    AND ($17::text IS NULL OR $17::text = coalesce((SELECT string_agg(choice_id,
-                        E'\n' ORDER BY seq) FROM choices WHERE game_id = $1
-                        AND undone_at IS NULL), ''))))
+                        AND choice_id = $14 AND digest = $12))))
                 FOR UPDATE
             ), choice AS (
                 INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
@@ -480,7 +478,6 @@ class PostgresTx:
             end.last_choice,
             None if m.reminder is None else m.reminder[0],
             None if m.reminder is None else m.reminder[1],
-            end.choices,
         )
         return written is not None
 

@@ -126,7 +126,7 @@ _GAME_AND_LOG_END = (
 
 _MOVE_COLS = (
     "game_id, seq, seat, choice_id, digest, state, state_digest, over, to_move, at, drop_previous,"
-    " end_digest, end_seat, end_choice, end_choices, remind_user, remind_due"
+    " end_digest, end_seat, end_choice, remind_user, remind_due"
 )
 _MOVED_ON = "store: the game is no longer where this process left it"
 MOVE_WRITES = (
@@ -138,7 +138,9 @@ MOVE_WRITES = (
     CREATE TEMP TRIGGER move_writes_insert INSTEAD OF INSERT ON move_writes BEGIN
         -- ``record_move_at``: the game must still be active and its choice log end where the
         -- process verified it (the game row, and the last live choice row exactly), else the
-        -- statement fails having written nothing (RAISE(ABORT) undoes this statement only)
+        -- statement fails having written nothing (RAISE(ABORT) undoes this statement only).
+        -- A choice rewritten or deleted further back fails it too: migration 14's triggers
+        -- changed the game's log digest then (a constant cost, however long the game)
         SELECT RAISE(ABORT, '{_MOVED_ON}') WHERE NEW.end_digest IS NOT NULL AND (
             NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'active'
                 AND seq = NEW.seq AND log_digest = NEW.end_digest)
@@ -146,11 +148,7 @@ MOVE_WRITES = (
                 AND seq = NEW.seq - 1 AND undone_at IS NULL AND seat = NEW.end_seat
                 AND choice_id = NEW.end_choice AND digest = NEW.end_digest))
             OR EXISTS (SELECT 1 FROM choices WHERE game_id = NEW.game_id
-                AND seq >= NEW.seq AND undone_at IS NULL)
-            -- the whole log as verified (index choices_live_log: read from the index alone)
-            OR (NEW.end_choices IS NOT NULL AND NEW.end_choices IS NOT IFNULL((
-                SELECT group_concat(choice_id, char(10)) FROM (SELECT choice_id FROM choices
-                    WHERE game_id = NEW.game_id AND undone_at IS NULL ORDER BY seq)), '')));
+                AND seq >= NEW.seq AND undone_at IS NULL));
         INSERT INTO choices (game_id, seq, seat, choice_id, applied_at, digest)
         VALUES (NEW.game_id, NEW.seq, NEW.seat, NEW.choice_id, NEW.at, NEW.digest);
         INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, created_at)
@@ -902,7 +900,7 @@ class SQLiteTx:
         # one statement, one hand-off: the trigger of the move_writes view does every write
         await self._run(
             f"INSERT INTO move_writes ({_MOVE_COLS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.game_id,
                 m.seq,
@@ -918,7 +916,6 @@ class SQLiteTx:
                 end.digest,
                 end.last_seat,
                 end.last_choice,
-                end.choices,
                 None if m.reminder is None else m.reminder[0],
                 None if m.reminder is None else to_db(m.reminder[1]),
             ),

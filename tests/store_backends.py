@@ -132,8 +132,9 @@ def tamper(location: str, *statements: str, params: tuple[Any, ...] = ()) -> Non
         raw(location, sql, *(params if "?" in sql else ()))
 
 
-def drop_rewrite_trigger(location: str) -> str:
-    """SQL that lets choice rows be rewritten (to damage the log)."""
+def drop_rewrite_trigger(location: str, name: str = "choices_no_rewrite") -> str:
+    """SQL that lets choice rows be rewritten (to damage the log); ``choices_no_delete``: that
+    lets them be deleted."""
     if is_postgres(location):
-        return "DROP TRIGGER choices_no_rewrite ON choices"
-    return "DROP TRIGGER choices_no_rewrite"
+        return f"DROP TRIGGER {name} ON choices"
+    return f"DROP TRIGGER {name}"

@@ -178,6 +178,31 @@ class TestSetAside:
         rec = await table.store.get_game(game)
         assert rec.status == "broken" and "seat rows" in (rec.broken_reason or "")
 
+    async def test_a_choice_rewritten_mid_log_is_caught_at_the_next_click(self, table: Any) -> None:
+        """Issue 33: a rewritten choice at seq 1, with the bot running, let three more moves be
+        appended. Now the next click is refused, the game set aside and announced, nothing
+        written (migration 14's guard marks the game; the move's own checks stay O(1))."""
+        import sqlite3
+
+        from tests.test_bot_errors import first_choice, press, who_moves
+
+        game = await table.new_game("alice", ("bob",))
+        for _ in range(3):
+            await table.move(game, lambda d: 0)
+        mover, _other, _state, seq = await who_moves(table, game)
+        msg = await table.turn_message(game)
+        with sqlite3.connect(table.env.bot.ada.db_path) as db:  # with the bot running
+            db.execute("DROP TRIGGER choices_no_rewrite")
+            db.execute(
+                "UPDATE choices SET choice_id = 'ws:0:Y1:0' WHERE game_id = ? AND seq = 1", (game,)
+            )
+        res = await press(mover, msg, first_choice(msg))
+        assert "damaged" in private_text(res)
+        assert len(notices(table, game)) == 1
+        rec = await table.store.get_game(game)
+        assert rec.status == "broken" and rec.seq == seq
+        assert len(await table.store.choices(game, include_undone=True)) == seq
+
     async def test_a_game_without_its_edition_is_announced_and_not_reminded(
         self, table: Any, tmp_path: Any
     ) -> None:

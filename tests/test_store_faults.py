@@ -108,3 +108,120 @@ class TestDamagedSeats:
             await play(store, gid, random.Random(7), 2)
         finally:
             await store.close()
+
+
+# Issues 33 and 34: a choice row changed anywhere in the log is caught at the next move, at a
+# constant cost per move: migration 14's triggers mark the game (its log digest), instead of
+# every move comparing the whole log.
+DAMAGE = {
+    "choice": "UPDATE choices SET choice_id = 'ws:0:Y1:0' WHERE game_id = {gid} AND seq = 1",
+    "seat": "UPDATE choices SET seat = (seat + 1) % 3 WHERE game_id = {gid} AND seq = 1",
+    "digest": "UPDATE choices SET digest = 'beef' WHERE game_id = {gid} AND seq = 1",
+    "deleted": "DELETE FROM choices WHERE game_id = {gid} AND seq = 1",
+    "undone": "UPDATE choices SET undone_at = applied_at WHERE game_id = {gid} AND seq = 1",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+async def test_a_choice_row_changed_mid_log_is_caught_at_the_next_move(
+    db_location: str, damage: str
+) -> None:
+    store = await Store.open(db_location)
+    try:
+        gid, _ = await started_game(store, seed=6)
+        state = await play(store, gid, random.Random(6), 8)
+        seq = len(state.history)
+        rows = len(raw(db_location, f"SELECT id FROM choices WHERE game_id = {gid}"))
+        trigger = "choices_no_delete" if damage == "deleted" else "choices_no_rewrite"
+        tamper(
+            db_location,
+            drop_rewrite_trigger(db_location, trigger),
+            DAMAGE[damage].format(gid=gid),
+        )
+        # the store still holds the game as verified: the move is written ahead, and refused
+        seat, choice = pick(state, random.Random(1))
+        with pytest.raises(GameBroken):
+            await store.apply_choice(gid, seq, seat, choice)
+        rec = await store.get_game(gid)
+        assert rec.status == "broken" and rec.seq == seq
+        after = raw(db_location, f"SELECT COUNT(*) FROM choices WHERE game_id = {gid}")
+        assert after[0][0] == rows - (damage == "deleted")  # nothing appended
+    finally:
+        await store.close()
+
+
+async def test_a_choice_changed_back_is_still_caught(db_location: str) -> None:
+    """A row rewritten and then put back leaves a chain that replays: only the guard saw it,
+    and the game is set aside with the guard's reason."""
+    store = await Store.open(db_location)
+    try:
+        gid, _ = await started_game(store, seed=6)
+        state = await play(store, gid, random.Random(6), 8)
+        original = state.history[2]
+        rewrite = f"UPDATE choices SET choice_id = ? WHERE game_id = {gid} AND seq = 2"
+        tamper(db_location, drop_rewrite_trigger(db_location), rewrite, params=("x",))
+        tamper(db_location, rewrite, params=(original,))
+        assert raw(db_location, f"SELECT log_digest FROM games WHERE id = {gid}") == [
+            ("changed at choice 2",)
+        ]
+        with pytest.raises(GameBroken):
+            await store.load_state(gid)
+        rec = await store.get_game(gid)
+        assert rec.status == "broken"
+        assert rec.broken_reason == "the choice log was changed at choice 2 after it was written"
+    finally:
+        await store.close()
+
+
+async def test_undo_and_a_missing_digest_filled_in_do_not_mark_the_game(
+    db_location: str,
+) -> None:
+    """The two changes the store makes to choice rows (undo sets undone_at on the last live
+    choice; a verify fills in a digest missing from before migration 6) are not damage."""
+    store = await Store.open(db_location)
+    try:
+        rng = random.Random(3)
+        gid, state = await started_game(store, seed=3)
+        seat = None
+        while (
+            seat is None or state.current_player != seat or state.undo_floor >= len(state.history)
+        ):
+            seat, choice = pick(state, rng)
+            state = await store.apply_choice(gid, len(state.history), seat, choice)
+        n = len(state.history)
+        previous = await store.undo(gid, n, seat)
+        digest = raw(db_location, f"SELECT log_digest FROM games WHERE id = {gid}")[0][0]
+        assert len(digest) == 64  # a digest, not the guard's mark
+        assert len(previous.history) == n - 1
+        await play(store, gid, rng, 3)  # written ahead, accepted
+        rec = await store.get_game(gid)
+        assert rec.status == "active" and rec.seq == n + 2
+        # an old game's digests, filled in by the verify of a fresh process
+        tamper(
+            db_location,
+            drop_rewrite_trigger(db_location),
+            f"UPDATE choices SET digest = NULL WHERE game_id = {gid} AND seq >= 1",
+        )
+        raw(db_location, f"UPDATE games SET log_digest = NULL WHERE id = {gid}")
+        fresh = await Store.open(db_location)
+        try:
+            _, seq = await fresh.load_state(gid)
+            assert seq == n + 2 and (await fresh.verify_game(gid)).ok
+            assert raw(db_location, "SELECT COUNT(*) FROM choices WHERE digest IS NULL") == [(0,)]
+        finally:
+            await fresh.close()
+    finally:
+        await store.close()
+
+
+async def test_pruned_games_still_verify(store: Store) -> None:
+    """Pruning deletes snapshots, messages and reminders, never choice rows: the guard leaves
+    an archived game alone and it still replays."""
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    gid, _ = await started_game(store, seed=2, now=t0)
+    state = await play(store, gid, random.Random(2))
+    report = await store.prune_finished(timedelta(days=1), now=datetime.now(UTC) + timedelta(2))
+    assert report.games == [gid]
+    assert (await store.verify_game(gid)).ok
+    assert len(await store.choices(gid)) == len(state.history)
+    assert (await store.get_game(gid)).status == "finished"
