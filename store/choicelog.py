@@ -25,7 +25,7 @@ def next_digest(previous: str, seq: int, seat: int, choice_id: str) -> str:
 
 CHANGED_MARK = "changed at choice "
 """How ``games.log_digest`` begins once a choice row of the game was rewritten or deleted
-(migration 14's triggers write ``changed at choice N``): no digest starts so, so the next move's
+(migration 15's triggers write ``changed at choice N``): no digest starts so, so the next move's
 check fails and the replay that follows sets the game aside (issue 33: caught at the next move,
 at a constant cost per move)."""
 

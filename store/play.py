@@ -13,7 +13,7 @@ the full way above, in the same transaction, and fails or succeeds as it says.
 Moves build only on states this process has verified by replay since it started
 (``store.cache``): the first load of a game replays it in a worker thread; later moves extend
 what was verified and check the end of the choice log (two rows) on the way. A choice row
-rewritten or deleted further back is caught as well: the database's triggers (migration 14) then
+rewritten or deleted further back is caught as well: the database's triggers (migration 15) then
 change the game's log digest, so the next move or load replays the game and sets it aside.
 """
 

@@ -139,7 +139,7 @@ MOVE_WRITES = (
         -- ``record_move_at``: the game must still be active and its choice log end where the
         -- process verified it (the game row, and the last live choice row exactly), else the
         -- statement fails having written nothing (RAISE(ABORT) undoes this statement only).
-        -- A choice rewritten or deleted further back fails it too: migration 14's triggers
+        -- A choice rewritten or deleted further back fails it too: migration 15's triggers
         -- changed the game's log digest then (a constant cost, however long the game)
         SELECT RAISE(ABORT, '{_MOVED_ON}') WHERE NEW.end_digest IS NOT NULL AND (
             NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'active'

@@ -185,7 +185,7 @@ def replay_rows(
         elif c.digest != log_digest:
             raise Corrupt(f"the choice log is damaged at choice {c.seq} (its digest differs)")
     if game.log_digest is not None and game.log_digest != log_digest:
-        if choicelog.changed_mark(game.log_digest):  # migration 14's triggers said so
+        if choicelog.changed_mark(game.log_digest):  # migration 15's triggers said so
             raise Corrupt(f"the choice log was {game.log_digest} after it was written")
         raise Corrupt("the choice log does not end where the game's log digest says")
     text, digest = codec.encode(state)

@@ -181,7 +181,7 @@ class TestSetAside:
     async def test_a_choice_rewritten_mid_log_is_caught_at_the_next_click(self, table: Any) -> None:
         """Issue 33: a rewritten choice at seq 1, with the bot running, let three more moves be
         appended. Now the next click is refused, the game set aside and announced, nothing
-        written (migration 14's guard marks the game; the move's own checks stay O(1))."""
+        written (migration 15's guard marks the game; the move's own checks stay O(1))."""
         import sqlite3
 
         from tests.test_bot_errors import first_choice, press, who_moves

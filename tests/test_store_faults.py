@@ -111,7 +111,7 @@ class TestDamagedSeats:
 
 
 # Issues 33 and 34: a choice row changed anywhere in the log is caught at the next move, at a
-# constant cost per move: migration 14's triggers mark the game (its log digest), instead of
+# constant cost per move: migration 15's triggers mark the game (its log digest), instead of
 # every move comparing the whole log.
 DAMAGE = {
     "choice": "UPDATE choices SET choice_id = 'ws:0:Y1:0' WHERE game_id = {gid} AND seq = 1",

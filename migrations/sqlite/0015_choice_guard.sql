@@ -23,6 +23,3 @@ CREATE TRIGGER choices_guard_delete AFTER DELETE ON choices
 BEGIN
     UPDATE games SET log_digest = 'changed at choice ' || OLD.seq WHERE id = OLD.game_id;
 END;
-
--- The whole-log comparison each move made (migration 12) is gone, and with it its index.
-DROP INDEX choices_live_log;

@@ -31,6 +31,3 @@ CREATE TRIGGER choices_guard_rewrite
     FOR EACH ROW EXECUTE FUNCTION choices_guard();
 CREATE TRIGGER choices_guard_delete AFTER DELETE ON choices
     FOR EACH ROW EXECUTE FUNCTION choices_guard();
-
--- The whole-log comparison each move made (migration 12) is gone, and with it its index.
-DROP INDEX choices_live_log;
