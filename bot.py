@@ -34,6 +34,7 @@ from discord.ext import commands
 
 from cogs import logsafe, translator
 from cogs.base import make_groups
+from cogs.clicks import DEFAULT_BUDGET
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig
 from cogs.service import GameService
@@ -137,6 +138,7 @@ def create_bot(
     ai_delay: float = 2.0,
     ai_workers: int | None = None,
     reminder_interval: float = 120.0,
+    click_budget: float = DEFAULT_BUDGET,
     seed: int | None = None,
     test_guild: int | None = None,
     offline: bool = False,
@@ -158,6 +160,7 @@ def create_bot(
         if ai_workers is not None
         else min(2, max(1, (os.cpu_count() or 2) - 1)),
         reminder_interval=reminder_interval,
+        click_budget=click_budget,
         rng=random.Random(seed),
         test_guild=test_guild,
         offline=offline,
