@@ -33,6 +33,11 @@ NEEDED_PERMISSIONS = {
     "attach_files": N_("Attach Files"),
 }
 LANGUAGE_CHOICES = language_choices()
+POLICY_CHOICES = [  # the AI policies (engine.ai.POLICIES), the default first
+    app_commands.Choice(name="greedy: the best move now (default)", value="greedy"),
+    app_commands.Choice(name="random: any legal move", value="random"),
+    app_commands.Choice(name="search: thinks ahead (slower)", value="search"),
+]
 
 
 def known_policies() -> list[str]:
@@ -56,13 +61,6 @@ class LobbyCog(AdaCog, name="Lobby"):
         super().__init__(bot)
         self.creating: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def policy_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=n, value=n) for n in known_policies() if current.lower() in n
-        ][:25]
-
     async def refresh_lobby(self, rec: GameRecord) -> None:
         """Show the lobby message as the game now is."""
         msg = await self.store.latest_message(rec.id, "lobby")
@@ -73,7 +71,7 @@ class LobbyCog(AdaCog, name="Lobby"):
             channel = await self.games.channel(msg.channel_id)
             await channel.get_partial_message(msg.message_id).edit(
                 embed=ui.lobby_embed(rec, tr),
-                view=ui.lobby_view(rec.id, tr, open_=rec.status == "lobby"),
+                view=ui.lobby_view(rec, tr),
             )
         except discord.HTTPException as exc:
             log.warning("game %s: could not update the lobby message: %s", rec.id, exc)
@@ -97,8 +95,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         join="Take a seat yourself (default: yes).",
         language="The game's language in its thread (default: the server's).",
     )
-    @app_commands.autocomplete(ai_policy=policy_autocomplete)
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, ai_policy=POLICY_CHOICES)
     @friendly
     async def new(
         self,
@@ -223,7 +220,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         try:
             msg = await self.games.retrying(
                 "posting a lobby",
-                lambda: thread.send(embed=ui.lobby_embed(rec, tr), view=ui.lobby_view(game_id, tr)),
+                lambda: thread.send(embed=ui.lobby_embed(rec, tr), view=ui.lobby_view(rec, tr)),
             )
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id, now=now)
@@ -320,7 +317,8 @@ class LobbyCog(AdaCog, name="Lobby"):
         policy="How the computer plays: greedy (default), random or search.",
         game="The game number (default: this thread's game).",
     )
-    @app_commands.autocomplete(policy=policy_autocomplete, game=AdaCog.game_autocomplete)
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @app_commands.choices(policy=POLICY_CHOICES)
     @friendly
     async def addai(
         self,
