@@ -2,7 +2,8 @@
 
 One object per bot (``bot.ada.games``), made by ``cogs.setup_service``. The cogs turn slash commands
 and clicks into calls here; nothing here answers an interaction (the cogs do), so every cog can
-use it without importing another cog.
+use it without importing another cog. A click's ``ClickAnswer`` (``cogs.clicks``) may be passed
+down, so that the turn message's edit is the click's answer: one REST call instead of two.
 
 The turn message: one message per turn in the game's thread. It is edited in place while the
 same player decides, and posted anew (mentioning the player: the turn ping) when the turn passes;

@@ -232,3 +232,16 @@ async def test_the_budget_runs_from_the_interaction_s_creation() -> None:
     assert await answer.edit_message(12, view=None) is None  # answered once only
     await answer.finish()
     assert in_time.response.calls == ["edit"]
+
+
+async def test_a_lobby_click_is_answered_with_the_lobby_itself(table: Any) -> None:
+    game = await table.new_game("alice", (), start=False, players=3)
+    lobby = await table.lobby_message(game)
+    before = len(table.env.http_requests)
+    res = await table.bob.click(lobby, custom_id=f"ada:l:join:{game}")
+    kinds = [
+        bench_calls.kind_of(r.method, r.path, r.json) for r in table.env.http_requests[before:]
+    ]
+    assert kinds == [EDITED, "follow-up"]  # the lobby with bob seated; "You joined" privately
+    assert "bob" in (await table.lobby_message(game)).embeds[0].description
+    assert "joined" in private_text(res)
