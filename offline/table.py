@@ -140,8 +140,14 @@ class Refresher:
 
     def due(self) -> bool:
         calls = len(self.env.http_requests)
-        behind = any(self.published.get(page, -1) < calls for page in self.preview._pages)
+        behind = any(self.published.get(page, -1) < calls for page in self.browser_pages())
         return behind and self.idle()
+
+    def browser_pages(self) -> list[str]:
+        """The pages open in a browser (not the preview's own Python page, which a click does
+        not republish: counting it would republish after every click)."""
+        own = getattr(self.preview, "_python", None)
+        return [page for page in self.preview._pages if own is None or page != own.id]
 
     async def tick(self) -> bool:
         """Republish if due; True if it did."""

@@ -31,7 +31,7 @@ async def test_the_page_is_republished_only_after_the_bot_changed_something(tabl
         # moves made on the page: each click publishes every page itself, nothing is left over
         for _ in range(3):
             await table.move(game, lambda d: 0)
-            preview._publish_message_pages()  # what a click on the page does at its end
+            preview._publish(page, reason="action")  # what a click on the page does at its end
             assert not await refresher.tick()
         shown = page.revision
         # the bot changes the thread by itself (an AI seat's turn, here played by a move made
