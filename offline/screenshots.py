@@ -120,22 +120,24 @@ async def chromium(width: int, height: int) -> AsyncIterator[Any]:
                 )
                 yield tools
     finally:
-        if proc is not None:
-            await _stop(proc)
-        shutil.rmtree(profile, ignore_errors=True)
+        try:
+            if proc is not None:
+                await _stop(proc)
+        finally:  # even if stopping was interrupted
+            shutil.rmtree(profile, ignore_errors=True)
 
 
 async def _stop(proc: Any) -> None:
     """Stop the browser (asked first, so that it ends its helpers itself), then whatever is
-    left of its process group."""
-    with contextlib.suppress(ProcessLookupError):
-        proc.terminate()
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(proc.wait(), timeout=10)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(proc.wait(), timeout=5)
+    left of its process group, even if this is interrupted."""
+    try:
+        with contextlib.suppress(ProcessLookupError):
+            proc.terminate()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), timeout=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 async def _devtools_port(profile: Path, proc: Any) -> int:
@@ -258,6 +260,16 @@ async def shoot_language(args: argparse.Namespace, out: Path, lang: str) -> list
 
 
 async def main(args: argparse.Namespace) -> None:
+    # stopped by a signal: unwind (the browser is stopped and its profile removed on the way)
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop() -> None:
+        if not task.cancelling():  # once: a second signal must not cut the cleaning up short
+            task.cancel()
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        asyncio.get_running_loop().add_signal_handler(sig, stop)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="ada-screenshots-"))
     out.mkdir(parents=True, exist_ok=True)
     print(f"Screenshots in {out}", flush=True)
@@ -286,5 +298,17 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def run(argv: list[str] | None = None) -> int:
+    try:
+        asyncio.run(main(parse(argv)))
+    except ScreenshotError as exc:
+        print(f"no screenshot: {exc} (the browser was stopped, its profile removed)")
+        return 1
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("stopped (the browser was stopped, its profile removed)")
+        return 1
+    return 0
+
+
 if __name__ == "__main__":
-    asyncio.run(main(parse()))
+    raise SystemExit(run())
