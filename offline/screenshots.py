@@ -67,6 +67,7 @@ UNSETTLED = (
 )
 PAGE_STATE = """JSON.stringify({
   ready: document.readyState === "complete",
+  messages: document.querySelectorAll('[data-control-key^="message:"]').length,
   text: document.body ? document.body.innerText : "",
   images: [...document.images].every(i => i.complete && i.naturalWidth > 0),
 })"""
@@ -173,13 +174,17 @@ class DevTools:
         return dict(json.loads(got["result"]["value"]))
 
     async def settle(self, timeout: float = SETTLE_TIMEOUT) -> str:
-        """Wait until the page is loaded, says nothing is under way, has every picture, and
-        reads the same twice in a row; returns its text."""
+        """Wait until the page is loaded, shows the channel's messages (not only the page's
+        frame, as before its first snapshot arrives), says nothing is under way, has every
+        picture, and reads the same twice in a row; returns its text."""
         last = None
         for _ in range(int(timeout / POLL)):
             now = await self.state()
             settled = (
-                now["ready"] and now["images"] and not any(w in now["text"] for w in UNSETTLED)
+                now["ready"]
+                and now["messages"] > 0
+                and now["images"]
+                and not any(w in now["text"] for w in UNSETTLED)
             )
             if settled and now["text"] == last:
                 return str(now["text"])

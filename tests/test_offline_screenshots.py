@@ -23,6 +23,9 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+MESSAGE = "<p data-control-key='message:1'>Round 3 · ada's turn</p>"  # as the table shows one
+
+
 def live_processes_of_group(pgid: int) -> list[int]:
     """Processes of a process group that still run (zombies are over: only not yet reaped)."""
     alive = []
@@ -71,7 +74,7 @@ def gone(seen: dict[str, list[Any]]) -> None:
 async def test_a_page_that_never_settles_fails_and_leaves_nothing_behind(
     watched: dict[str, list[Any]], tmp_path: Path
 ) -> None:
-    busy = "data:text/html,<p>Updating viewport…</p>"  # what the page says while at work
+    busy = f"data:text/html,{MESSAGE}<p>Updating viewport…</p>"  # what it says while at work
     out = tmp_path / "shot.png"
     with pytest.raises(ScreenshotError, match="did not settle"):
         async with screenshots.chromium(PHONE_WIDTH, 900) as browser:
@@ -88,8 +91,21 @@ async def test_a_settled_page_is_captured_at_the_width_asked(
 
     out = tmp_path / "shot.png"
     async with screenshots.chromium(PHONE_WIDTH, 900) as browser:
-        await browser.screenshot("data:text/html,<p>Round 3 · ada's turn</p>", out)
+        await browser.screenshot(f"data:text/html,{MESSAGE}", out)
     assert Image.open(out).size == (PHONE_WIDTH, 900)  # the page's width, not a window's
+    gone(watched)
+
+
+@needs_chromium
+async def test_a_page_without_the_channel_yet_is_not_taken(
+    watched: dict[str, list[Any]], tmp_path: Path
+) -> None:
+    """Seen: a phone screenshot of the table's frame only, before its first snapshot came."""
+    out = tmp_path / "shot.png"
+    with pytest.raises(ScreenshotError, match="did not settle"):
+        async with screenshots.chromium(PHONE_WIDTH, 900) as browser:
+            await browser.screenshot("data:text/html,<p>SimCord · Viewing as</p>", out, timeout=1.0)
+    assert not out.exists()
     gone(watched)
 
 
