@@ -245,3 +245,26 @@ async def test_a_lobby_click_is_answered_with_the_lobby_itself(table: Any) -> No
     assert kinds == [EDITED, "follow-up"]  # the lobby with bob seated; "You joined" privately
     assert "bob" in (await table.lobby_message(game)).embeds[0].description
     assert "joined" in private_text(res)
+
+
+async def test_undo_is_one_call(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    rng = random.Random(4)
+    for _ in range(60):  # until the turn message offers Undo
+        msg = await table.turn_message(game)
+        undo = [c for c in custom_ids(msg) if c.startswith("ada:u:")]
+        if undo:
+            break
+        await table.move(game, lambda d: rng.randrange(len(d.choices)))
+    else:
+        raise AssertionError("no Undo offered")
+    state, seq = await table.store.load_state(game)
+    mover = table.by_id[(await table.store.get_game(game)).seat_at(state.decision.player).user_id]
+    before = len(table.env.http_requests)
+    res = await mover.click(msg, custom_id=undo[0])
+    kinds = [
+        bench_calls.kind_of(r.method, r.path, r.json) for r in table.env.http_requests[before:]
+    ]
+    assert res.acknowledged and kinds[0] == EDITED and len(kinds) <= 2, kinds
+    assert (await table.store.load_state(game))[1] == seq - 1
+    await consistent(table, game)
