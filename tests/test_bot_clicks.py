@@ -33,6 +33,11 @@ ACKNOWLEDGED = "response: acknowledge (click)"
 PRIVATE = "response: private answer or message"
 
 
+def calls_since(env: Any, before: int) -> list[str]:
+    """The kinds of the REST calls the bot made since the ``before``-th (as bench_calls says)."""
+    return [bench_calls.kind_of(r.method, r.path, r.json) for r in env.http_requests[before:]]
+
+
 class CountingClicker(Clicker):
     """A Clicker that notes the REST calls each click cost, by kind (as bench_calls counts)."""
 
@@ -43,9 +48,7 @@ class CountingClicker(Clicker):
     async def act(self, actor: Any, verb: str, target: Any, *args: Any, **kwargs: Any) -> Any:
         before = len(self.env.http_requests)
         res = await super().act(actor, verb, target, *args, **kwargs)
-        kinds = [
-            bench_calls.kind_of(r.method, r.path, r.json) for r in self.env.http_requests[before:]
-        ]
+        kinds = calls_since(self.env, before)
         self.costs.append((kwargs.get("custom_id", ""), bool(target.flags.ephemeral), kinds))
         return res
 
@@ -136,9 +139,7 @@ async def test_a_failed_answer_falls_back_to_a_message_edit(table: Any) -> None:
     mover = table.by_id[(await table.store.get_game(game)).seat_at(state.decision.player).user_id]
     before = len(table.env.http_requests)
     res = await mover.click(msg, custom_id=f"ada:c:{game}:{seq}:{idx}")
-    kinds = [
-        bench_calls.kind_of(r.method, r.path, r.json) for r in table.env.http_requests[before:]
-    ]
+    kinds = calls_since(table.env, before)
     assert res.acknowledged
     assert kinds == [EDITED, "message edited", ACKNOWLEDGED]  # failed, edited, acknowledged
     assert decision_shown(await table.turn_message(game), game) == seq + 1
@@ -156,9 +157,7 @@ async def test_a_refused_click_is_one_private_answer(table: Any) -> None:
     cid = next(c for c in custom_ids(msg) if c.startswith(("ada:c:", "ada:g:", "ada:p:")))
     before = len(table.env.http_requests)
     res = await waiting.click(msg, custom_id=cid)
-    kinds = [
-        bench_calls.kind_of(r.method, r.path, r.json) for r in table.env.http_requests[before:]
-    ]
+    kinds = calls_since(table.env, before)
     assert kinds == [PRIVATE]
     assert "not your turn" in private_text(res)
     assert (await table.store.load_state(game))[1] == seq
@@ -170,8 +169,7 @@ async def test_my_hand_and_the_board_are_one_private_answer(table: Any) -> None:
     for cid in (f"ada:h:{game}", f"ada:v:{game}", f"ada:m:{game}"):
         before = len(table.env.http_requests)
         res = await table.alice.click(msg, custom_id=cid)
-        calls = table.env.http_requests[before:]
-        assert [bench_calls.kind_of(r.method, r.path, r.json) for r in calls] == [PRIVATE]
+        assert calls_since(table.env, before) == [PRIVATE]
         assert res.ephemeral and (texts(res.response) or private_text(res))
 
 
@@ -239,9 +237,7 @@ async def test_a_lobby_click_is_answered_with_the_lobby_itself(table: Any) -> No
     lobby = await table.lobby_message(game)
     before = len(table.env.http_requests)
     res = await table.bob.click(lobby, custom_id=f"ada:l:join:{game}")
-    kinds = [
-        bench_calls.kind_of(r.method, r.path, r.json) for r in table.env.http_requests[before:]
-    ]
+    kinds = calls_since(table.env, before)
     assert kinds == [EDITED, "follow-up"]  # the lobby with bob seated; "You joined" privately
     assert "bob" in (await table.lobby_message(game)).embeds[0].description
     assert "joined" in private_text(res)
@@ -262,9 +258,7 @@ async def test_undo_is_one_call(table: Any) -> None:
     mover = table.by_id[(await table.store.get_game(game)).seat_at(state.decision.player).user_id]
     before = len(table.env.http_requests)
     res = await mover.click(msg, custom_id=undo[0])
-    kinds = [
-        bench_calls.kind_of(r.method, r.path, r.json) for r in table.env.http_requests[before:]
-    ]
+    kinds = calls_since(table.env, before)
     assert res.acknowledged and kinds[0] == EDITED and len(kinds) <= 2, kinds
     assert (await table.store.load_state(game))[1] == seq - 1
     await consistent(table, game)
