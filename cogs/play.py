@@ -1,8 +1,9 @@
 """Playing: the turn message's buttons and menus, ``/ada play``, ``/ada undo``, ``/ada refresh``.
 
 A click is answered with the updated turn message itself when it is ready in time, else
-acknowledged first and the message edited after (``cogs.clicks``; Discord allows 3 seconds). When the move leads to a decision about the player's hand, its choices come
-straight back to that player privately, with no extra click.
+acknowledged first and the message edited after (``cogs.clicks``; Discord allows 3 seconds).
+When the move leads to a decision about the player's hand, its choices come straight back to
+that player privately, with no extra click.
 """
 
 from __future__ import annotations
