@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -105,7 +106,11 @@ class ClickAnswer:
             self._claimed = self.interaction.response.is_done()
             return None
         resource = response.resource if response is not None else None
-        return resource if isinstance(resource, discord.Message) else message
+        if isinstance(resource, discord.Message):
+            return resource
+        # Discord sent no copy: the message's id and channel, its attachments unknown (so an
+        # unchanged picture is uploaded again rather than an old one kept)
+        return SimpleNamespace(id=message.id, channel=message.channel, attachments=[])
 
     async def edit_original(self, **fields: Any) -> None:
         """Edit the clicked message (or, after "thinking", the private answer): as the answer if

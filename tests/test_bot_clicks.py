@@ -222,11 +222,12 @@ async def test_the_budget_runs_from_the_interaction_s_creation() -> None:
     in_time = SimpleNamespace(
         id=3,
         created_at=discord.utils.utcnow(),
-        message=SimpleNamespace(id=12),
+        message=SimpleNamespace(id=12, channel=None),
         response=FakeResponse(asyncio.Event()),
     )
     answer = ClickAnswer(in_time, 3600.0)  # type: ignore[arg-type]
-    assert await answer.edit_message(12, view=None) is in_time.message
+    edited = await answer.edit_message(12, view=None)
+    assert edited is not None and edited.id == 12 and edited.attachments == []
     assert await answer.edit_message(12, view=None) is None  # answered once only
     await answer.finish()
     assert in_time.response.calls == ["edit"]
