@@ -262,37 +262,37 @@ class PlayCog(AdaCog, name="Play"):
         game="The game number (default: this thread's game).",
     )
     @app_commands.autocomplete(choice=choice_autocomplete, game=AdaCog.game_autocomplete)
-    @friendly
     async def play(
         self, interaction: discord.Interaction[Any], choice: str, game: int | None = None
     ) -> None:
         """Make a move by typing (autocomplete lists the legal choices)."""
-        await defer(interaction)
-        rec = await self.game_for(interaction, game, ("active",))
-        state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
-        tr = await self.lang_of(interaction)
-        offered, idx = parse_choice(choice, state, seq, tr)
-        played = await self.games.play(interaction.user.id, rec, offered, idx=idx)
-        if not played.shown:
-            await self.tell_player(
-                interaction, rec, played, self.answer(interaction), from_private=False
-            )
-            return
-        dec = played.new.decision
-        seat = rec.seat_of(interaction.user.id)
-        done = played.label(tr)
-        text = tr._("✅ Played: {choice}", choice=one_line(done, 300))
-        if dec is not None and dec.player == seat and seat is not None:
-            if dec.private:
-                await interaction.followup.send(
-                    view=ui.private_layout(
-                        rec, played.new, len(played.new.history), seat, tr, done=done
-                    ),
-                    ephemeral=True,
-                )
+        answer = self.answer(interaction, private=True)  # the answer: one private message
+
+        async def run() -> None:
+            rec = await self.game_for(interaction, game, ("active",))
+            state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
+            tr = await self.lang_of(interaction)
+            offered, idx = parse_choice(choice, state, seq, tr)
+            played = await self.games.play(interaction.user.id, rec, offered, idx=idx)
+            if not played.shown:
+                await self.tell_player(interaction, rec, played, answer, from_private=False)
                 return
-            text += "\n" + tr._("Next: **{prompt}**", prompt=words.prompt(tr, dec))
-        await say(interaction, text)
+            dec = played.new.decision
+            seat = rec.seat_of(interaction.user.id)
+            done = played.label(tr)
+            text = tr._("✅ Played: {choice}", choice=one_line(done, 300))
+            if dec is not None and dec.player == seat and seat is not None:
+                if dec.private:
+                    await answer.send_private(
+                        view=ui.private_layout(
+                            rec, played.new, len(played.new.history), seat, tr, done=done
+                        )
+                    )
+                    return
+                text += "\n" + tr._("Next: **{prompt}**", prompt=words.prompt(tr, dec))
+            await answer.say(text)
+
+        await self.guard(interaction, run(), answer)
 
     @app_commands.command(
         name="undo",
@@ -300,20 +300,20 @@ class PlayCog(AdaCog, name="Play"):
     )
     @app_commands.describe(game="The game number (default: this thread's game).")
     @app_commands.autocomplete(game=AdaCog.game_autocomplete)
-    @friendly
     async def undo(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Take back your last move, within your turn and up to the last reveal."""
-        await defer(interaction)
-        rec = await self.game_for(interaction, game, ("active",))
-        played = await self.games.undo(interaction.user.id, rec, None)
-        if not played.shown:
-            await self.tell_player(
-                interaction, rec, played, self.answer(interaction), from_private=False
-            )
-            return
-        await say(
-            interaction, (await self.lang_of(interaction))._("↩️ Your last move was taken back.")
-        )
+        answer = self.answer(interaction, private=True)
+
+        async def run() -> None:
+            rec = await self.game_for(interaction, game, ("active",))
+            played = await self.games.undo(interaction.user.id, rec, None)
+            if not played.shown:
+                await self.tell_player(interaction, rec, played, answer, from_private=False)
+                return
+            tr = await self.lang_of(interaction)
+            await answer.say(tr._("↩️ Your last move was taken back."))
+
+        await self.guard(interaction, run(), answer)
 
     @app_commands.command(
         name="refresh", description="Post the current turn message again (players of the game)."

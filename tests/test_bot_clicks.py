@@ -263,3 +263,18 @@ async def test_undo_is_one_call(table: Any) -> None:
     assert res.acknowledged and kinds[0] == EDITED and len(kinds) <= 2, kinds
     assert (await table.store.load_state(game))[1] == seq - 1
     await consistent(table, game)
+
+
+async def test_a_typed_move_is_one_private_answer(table: Any) -> None:
+    game = await table.new_game("alice", ("bob",))
+    state, seq = await table.store.load_state(game)
+    before = len(table.env.http_requests)
+    res = await table.move(game, lambda d: 0, slash=True)
+    kinds = calls_since(table.env, before)
+    assert kinds[-1] == PRIVATE and ACKNOWLEDGED not in kinds, kinds
+    assert "response: acknowledge (thinking)" not in kinds
+    assert "✅" in private_text(res)
+    assert (await table.store.load_state(game))[1] == seq + 1
+    res = await table.alice.slash(table.thread(game), "ada undo")  # not alice's move, or none
+    assert calls_since(table.env, before)[-1] == PRIVATE
+    await consistent(table, game)
