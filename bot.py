@@ -46,6 +46,7 @@ from discord.ext import commands
 
 from cogs import EXTENSIONS, logfile, logsafe, translator
 from cogs.base import make_groups
+from cogs.clicks import DEFAULT_BUDGET
 from cogs.components import DYNAMIC_ITEMS
 from cogs.config import BotConfig, whole
 from cogs.metrics import ErrorCounter, Metrics, watch_rest
@@ -238,6 +239,7 @@ def create_bot(
     ai_delay: float = 2.0,
     ai_workers: int | None = None,
     reminder_interval: float = 120.0,
+    click_budget: float = DEFAULT_BUDGET,
     seed: int | None = None,
     test_guild: int | None = None,
     offline: bool = False,
@@ -261,6 +263,7 @@ def create_bot(
         ai_delay=ai_delay,
         ai_workers=ai_workers if ai_workers is not None else default_workers(),
         reminder_interval=reminder_interval,
+        click_budget=click_budget,
         rng=random.Random(seed),
         test_guild=test_guild,
         offline=offline,

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
+from cogs.clicks import ANSWER_MAX, ClickAnswer
 from cogs.service import RESTARTING, GameService, Oops, game_lang, status_problem
 from cogs.text import hide_paths, one_line, shorten
 from engine import IllegalChoice
@@ -21,8 +22,6 @@ from i18n import ENGLISH, Lang
 from store import GameBroken, GameNotFound, GameRecord, StoreError
 
 log = logging.getLogger(__name__)
-
-ANSWER_MAX = 1900
 
 
 def friendly_text(exc: BaseException, tr: Lang = ENGLISH) -> str:
@@ -177,9 +176,21 @@ class AdaCog(commands.Cog):
             )
         await say(interaction, friendly_text(original, tr))
 
-    async def guard(self, interaction: discord.Interaction[Any], coro: Awaitable[None]) -> None:
+    def answer(
+        self, interaction: discord.Interaction[Any], *, private: bool = False
+    ) -> ClickAnswer:
+        """The answer to a click, in one REST call when it is ready in time (``cogs.clicks``)."""
+        return ClickAnswer(interaction, self.games.cfg.click_budget, private=private)
+
+    async def guard(
+        self,
+        interaction: discord.Interaction[Any],
+        coro: Awaitable[None],
+        answer: ClickAnswer | None = None,
+    ) -> None:
         """Run a component handler; any error becomes a private answer (and is logged). A stop
-        waits for it to be answered."""
+        waits for it to be answered. With ``answer``, the click is acknowledged at the end if
+        nothing answered it."""
         try:
             with self.games.working():
                 await coro
@@ -188,7 +199,14 @@ class AdaCog(commands.Cog):
                 coro.close()  # refused before it started (the bot is stopping)
             if not isinstance(exc, StoreError | Oops | IllegalChoice):
                 log.exception("component handler failed")
-            await say(interaction, friendly_text(exc, await self.lang_of(interaction)))
+            text = friendly_text(exc, await self.lang_of(interaction))
+            if answer is None:
+                await say(interaction, text)
+            else:
+                await answer.say(text)
+        finally:
+            if answer is not None:
+                await answer.finish()
 
     # ------------------------------------------------------------------ finding games
 

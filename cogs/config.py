@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from cogs.clicks import DEFAULT_BUDGET
 from store import Store
 
 
@@ -23,6 +24,10 @@ class BotConfig:
     """Seconds an AI seat waits before playing its turn, so people can follow."""
     ai_workers: int = 1
     """Processes that think for AI seats (0: a thread of this process, as tests may prefer)."""
+    click_budget: float = DEFAULT_BUDGET
+    """Seconds after Discord created a click by which the bot answers it: with the updated
+    message if that is ready (one REST call), else with an acknowledgement (edits follow).
+    Discord allows 3 s; the rest is for the network both ways."""
     reminder_interval: float = 120.0
     """Seconds between two looks at the reminder schedule."""
     rng: random.Random = field(default_factory=random.Random)

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
+from cogs.clicks import ClickAnswer
 from cogs.rules_help import rules_text
 from cogs.service import Oops, status_problem
 from cogs.text import escape
@@ -86,16 +87,18 @@ class InfoCog(AdaCog, name="Info"):
         state: GameState,
         *args: Any,
         lang: str = "en",
+        answer: ClickAnswer | None = None,
     ) -> None:
+        """A private picture: the answer to a click (``answer``), else a follow-up."""
         image = await self.games.images.get(name, state, *args, lang=lang)
         files = (
             [discord.File(io.BytesIO(image.data), image.filename)] if image and image.data else []
         )
-        await interaction.followup.send(
-            view=ui.image_layout(text, files[0].filename if files else None),
-            files=files,
-            ephemeral=True,
-        )
+        view = ui.image_layout(text, files[0].filename if files else None)
+        if answer is not None:
+            await answer.send_private(view=view, files=files)
+        else:
+            await interaction.followup.send(view=view, files=files, ephemeral=True)
 
     async def player_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
@@ -112,44 +115,53 @@ class InfoCog(AdaCog, name="Info"):
 
     # ------------------------------------------------------------------ buttons on the turn message
 
+    # (each answered privately in one REST call when ready in time: ``cogs.clicks``)
+
     async def on_hand(self, interaction: discord.Interaction[Any], game: int) -> None:
-        await defer(interaction)
+        answer = self.answer(interaction, private=True)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
-            await say(interaction, await self.hand_of(interaction, rec))
+            await answer.say(await self.hand_of(interaction, rec))
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
     async def on_mill(self, interaction: discord.Interaction[Any], game: int) -> None:
-        await defer(interaction)
+        answer = self.answer(interaction, private=True)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
-            await self.show_mill(interaction, rec, None)
+            await self.show_mill(interaction, rec, None, answer)
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
     async def on_board(self, interaction: discord.Interaction[Any], game: int) -> None:
-        await defer(interaction)
+        answer = self.answer(interaction, private=True)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
-            await self.show_board(interaction, rec)
+            await self.show_board(interaction, rec, answer)
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
     # ------------------------------------------------------------------ commands
 
-    async def show_board(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+    async def show_board(
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        answer: ClickAnswer | None = None,
+    ) -> None:
         state, _ = await self.store.load_state(rec.id)
         viewer = rec.seat_of(interaction.user.id)
         tr = await self.lang_of(interaction)
         text = tr._("Game #{id}, round {round}: the board.", id=rec.id, round=state.round)
-        await self.send_image(interaction, text, "board", state, viewer, lang=tr.code)
+        await self.send_image(
+            interaction, text, "board", state, viewer, lang=tr.code, answer=answer
+        )
 
     @app_commands.command(name="board", description="Show the main board now (only to you).")
     @app_commands.describe(game="The game number (default: this thread's game).")
@@ -163,7 +175,11 @@ class InfoCog(AdaCog, name="Info"):
         )
 
     async def show_mill(
-        self, interaction: discord.Interaction[Any], rec: GameRecord, player: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        player: str | None,
+        answer: ClickAnswer | None = None,
     ) -> None:
         state, _ = await self.store.load_state(rec.id)
         viewer = rec.seat_of(interaction.user.id)
@@ -176,7 +192,9 @@ class InfoCog(AdaCog, name="Info"):
             seat = viewer if viewer is not None else state.current
         tr = await self.lang_of(interaction)
         text = tr._("Mill of {name}.", name=escape(state.seat_names[seat]))
-        await self.send_image(interaction, text, "mill", state, seat, viewer, lang=tr.code)
+        await self.send_image(
+            interaction, text, "mill", state, seat, viewer, lang=tr.code, answer=answer
+        )
 
     @app_commands.command(
         name="mill", description="Show a player's Mill and resources (only to you)."

@@ -15,6 +15,7 @@ from discord.ext import commands
 import i18n
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, language_choices, say
+from cogs.clicks import ClickAnswer
 from cogs.records import lobby_reliability
 from cogs.service import Oops, PublishError
 from cogs.text import clean_name
@@ -38,6 +39,11 @@ NEEDED_PERMISSIONS = {
     "attach_files": N_("Attach Files"),
 }
 LANGUAGE_CHOICES = language_choices()
+POLICY_CHOICES = [  # the AI policies (engine.ai.POLICIES), the default first
+    app_commands.Choice(name="greedy: the best move now (default)", value="greedy"),
+    app_commands.Choice(name="random: any legal move", value="random"),
+    app_commands.Choice(name="search: thinks ahead (slower)", value="search"),
+]
 
 
 def known_policies() -> list[str]:
@@ -61,26 +67,19 @@ class LobbyCog(AdaCog, name="Lobby"):
         super().__init__(bot)
         self.creating: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def policy_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=n, value=n) for n in known_policies() if current.lower() in n
-        ][:25]
-
-    async def refresh_lobby(self, rec: GameRecord) -> None:
-        """Show the lobby message as the game now is."""
+    async def refresh_lobby(self, rec: GameRecord, answer: ClickAnswer | None = None) -> None:
+        """Show the lobby message as the game now is (as the answer to a click on it, if
+        ``answer`` is given and still unanswered: one REST call less)."""
         msg = await self.store.latest_message(rec.id, "lobby")
         if msg is None:
             return
         tr = self.game_lang(rec)
+        reliability = await lobby_reliability(self.store, rec, tr)
+        shown = dict(embed=ui.lobby_embed(rec, tr, reliability), view=ui.lobby_view(rec, tr))
         try:
-            channel = await self.games.channel(msg.channel_id)
-            reliability = await lobby_reliability(self.store, rec, tr)
-            await channel.get_partial_message(msg.message_id).edit(
-                embed=ui.lobby_embed(rec, tr, reliability),
-                view=ui.lobby_view(rec.id, tr, open_=rec.status == "lobby"),
-            )
+            if answer is None or not await answer.edit_message(msg.message_id, **shown):
+                channel = await self.games.channel(msg.channel_id)
+                await channel.get_partial_message(msg.message_id).edit(**shown)
         except discord.HTTPException as exc:
             log.warning("game %s: could not update the lobby message: %s", rec.id, exc)
 
@@ -103,8 +102,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         join="Take a seat yourself (default: yes).",
         language="The game's language in its thread (default: the server's).",
     )
-    @app_commands.autocomplete(ai_policy=policy_autocomplete)
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, ai_policy=POLICY_CHOICES)
     @friendly
     async def new(
         self,
@@ -254,7 +252,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         try:
             msg = await self.games.retrying(
                 "posting a lobby",
-                lambda: thread.send(embed=embed, view=ui.lobby_view(game_id, tr)),
+                lambda: thread.send(embed=embed, view=ui.lobby_view(rec, tr)),
             )
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id, now=now)
@@ -291,7 +289,12 @@ class LobbyCog(AdaCog, name="Lobby"):
             mine._("Game #{id} is set up in {thread}.", id=game_id, thread=thread.mention),
         )
 
-    async def join_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> GameRecord:
+    async def join_game(
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        answer: ClickAnswer | None = None,
+    ) -> GameRecord:
         await self.store.add_seat(
             rec.id,
             name=clean_name(interaction.user.display_name),
@@ -299,7 +302,7 @@ class LobbyCog(AdaCog, name="Lobby"):
             now=self.games.now(),
         )
         rec = await self.store.get_game(rec.id)
-        await self.refresh_lobby(rec)
+        await self.refresh_lobby(rec, answer)
         return rec
 
     @app_commands.command(name="join", description="Take a seat in a game that hasn't started yet.")
@@ -322,12 +325,17 @@ class LobbyCog(AdaCog, name="Lobby"):
             id=rec.id,
         )
 
-    async def leave_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+    async def leave_game(
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        answer: ClickAnswer | None = None,
+    ) -> None:
         if not await self.store.remove_seat(
             rec.id, user_id=interaction.user.id, now=self.games.now()
         ):
             raise Oops("You're not seated in game #{id}.", id=rec.id)
-        await self.refresh_lobby(await self.store.get_game(rec.id))
+        await self.refresh_lobby(await self.store.get_game(rec.id), answer)
 
     @app_commands.command(
         name="leave", description="Give up your seat in a game that hasn't started yet."
@@ -351,7 +359,8 @@ class LobbyCog(AdaCog, name="Lobby"):
         policy="How the computer plays: greedy (default), random or search.",
         game="The game number (default: this thread's game).",
     )
-    @app_commands.autocomplete(policy=policy_autocomplete, game=AdaCog.game_autocomplete)
+    @app_commands.autocomplete(game=AdaCog.game_autocomplete)
+    @app_commands.choices(policy=POLICY_CHOICES)
     @friendly
     async def addai(
         self,
@@ -369,7 +378,12 @@ class LobbyCog(AdaCog, name="Lobby"):
         tr = await self.lang_of(interaction)
         await say(interaction, tr._("Added an AI player to game #{id}.", id=rec.id))
 
-    async def start_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+    async def start_game(
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        answer: ClickAnswer | None = None,
+    ) -> None:
         if not await self.is_admin(interaction, rec):
             raise Oops("Only the game's creator or a server admin can start it.")
         if len(rec.seats) < 2:
@@ -378,7 +392,7 @@ class LobbyCog(AdaCog, name="Lobby"):
             seed = self.games.cfg.rng.getrandbits(62)
             state = await self.store.start_game(rec.id, seed, now=self.games.now())
             rec = await self.store.get_game(rec.id)
-            await self.refresh_lobby(rec)
+            await self.refresh_lobby(rec, answer)
             tr = self.game_lang(rec)
             order = ", ".join(ui.mention_of(s, tr) for s in rec.seats_in_turn_order)
             log.info("game %s started (seed %s)", rec.id, seed)
@@ -392,13 +406,11 @@ class LobbyCog(AdaCog, name="Lobby"):
                 log.warning("game %s started, but its turn could not be posted: %s", rec.id, exc)
                 self.games.stale.add(rec.id)
                 mine = await self.lang_of(interaction)
-                await say(
-                    interaction,
-                    mine._(
-                        "The game started, but I couldn't post the turn ({why}). Use `/ada refresh`.",
-                        why=exc,
-                    ),
+                text = mine._(
+                    "The game started, but I couldn't post the turn ({why}). Use `/ada refresh`.",
+                    why=exc,
                 )
+                await (answer.say(text) if answer is not None else say(interaction, text))
 
     @app_commands.command(
         name="start", description="Start the game: seat order and first player are drawn."
@@ -415,14 +427,19 @@ class LobbyCog(AdaCog, name="Lobby"):
             interaction, (await self.lang_of(interaction))._("Game #{id} started.", id=rec.id)
         )
 
-    async def cancel_game(self, interaction: discord.Interaction[Any], rec: GameRecord) -> None:
+    async def cancel_game(
+        self,
+        interaction: discord.Interaction[Any],
+        rec: GameRecord,
+        answer: ClickAnswer | None = None,
+    ) -> None:
         if not await self.is_admin(interaction, rec):
             raise Oops("Only the game's creator or a server admin can cancel it.")
         async with self.games.locks[rec.id]:
             await self.store.cancel_game(rec.id, now=self.games.now())
             self.games.stop_ai(rec.id)
             rec = await self.store.get_game(rec.id)
-            await self.refresh_lobby(rec)
+            await self.refresh_lobby(rec, answer)
             turn = await self.store.latest_message(rec.id, "turn")
             tr = self.game_lang(rec)
             if turn is not None:
@@ -490,7 +507,8 @@ class LobbyCog(AdaCog, name="Lobby"):
     async def on_lobby_button(
         self, interaction: discord.Interaction[Any], action: str, game: int
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=action in ("start", "cancel"))
+        """A lobby button: the lobby's update is the click's answer, the private note follows."""
+        answer = self.answer(interaction, private=action in ("start", "cancel"))
 
         async def run() -> None:
             rec = await self.store.get_game(game)
@@ -503,25 +521,25 @@ class LobbyCog(AdaCog, name="Lobby"):
                 )
             tr = await self.lang_of(interaction)
             if action == "join":
-                rec = await self.join_game(interaction, rec)
-                await say(interaction, self.joined(tr, rec))
+                rec = await self.join_game(interaction, rec, answer)
+                await answer.say(self.joined(tr, rec))
             elif action == "leave":
-                await self.leave_game(interaction, rec)
-                await say(interaction, tr._("You left game #{id}.", id=game))
+                await self.leave_game(interaction, rec, answer)
+                await answer.say(tr._("You left game #{id}.", id=game))
             elif action == "ai":
                 if not await self.is_admin(interaction, rec):
                     raise Oops("Only the game's creator or a server admin can add AI players.")
                 await self.add_ai(rec, "greedy")
-                await self.refresh_lobby(await self.store.get_game(game))
-                await say(interaction, tr._("Added an AI player."))
+                await self.refresh_lobby(await self.store.get_game(game), answer)
+                await answer.say(tr._("Added an AI player."))
             elif action == "start":
-                await self.start_game(interaction, rec)
-                await say(interaction, tr._("Game #{id} started.", id=game))
+                await self.start_game(interaction, rec, answer)
+                await answer.say(tr._("Game #{id} started.", id=game))
             elif action == "cancel":
-                await self.cancel_game(interaction, rec)
-                await say(interaction, tr._("Game #{id} is cancelled.", id=game))
+                await self.cancel_game(interaction, rec, answer)
+                await answer.say(tr._("Game #{id} is cancelled.", id=game))
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,8 +1,9 @@
 """Playing: the turn message's buttons and menus, ``/ada play``, ``/ada undo``, ``/ada refresh``.
 
-A click is acknowledged at once (Discord allows 3 seconds), then the move is applied and the
-thread updated. When the move leads to a decision about the player's hand, its choices come
-straight back to that player privately, with no extra click.
+A click is answered with the updated turn message itself when it is ready in time, else
+acknowledged first and the message edited after (``cogs.clicks``; Discord allows 3 seconds).
+When the move leads to a decision about the player's hand, its choices come straight back to
+that player privately, with no extra click.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from discord.ext import commands
 
 from cogs import ui
 from cogs.base import AdaCog, defer, friendly, say
+from cogs.clicks import ClickAnswer
 from cogs.service import SHOWN_KEPT, Oops, Played, Recent
 from cogs.text import one_line
 from engine import GameState, IllegalChoice
@@ -87,21 +89,21 @@ class PlayCog(AdaCog, name="Play"):
         interaction: discord.Interaction[Any],
         rec: GameRecord,
         played: Played,
+        answer: ClickAnswer,
         *,
         from_private: bool,
     ) -> None:
-        """The clicking player's private follow-up: their next decision about their hand (at
-        once, no "Show my choices" click), or that the private step is done."""
+        """The clicking player's private answer: their next decision about their hand (at once,
+        no "Show my choices" click), or that the private step is done."""
         tr = await self.lang_of(interaction)
         done = played.label(tr) or None
         if not played.shown:
-            await say(
-                interaction,
+            await answer.say(
                 tr._(
                     "Your move **{move}** counted, but I couldn't update the game thread. It "
                     "will show again with the next move, or use `/ada refresh`.",
                     move=one_line(done or tr._("undo"), 200),
-                ),
+                )
             )
         state = played.new
         dec = state.decision
@@ -111,9 +113,9 @@ class PlayCog(AdaCog, name="Play"):
             if dec is not None and dec.player == seat and dec.private and seat is not None:
                 view = ui.private_layout(rec, state, seq, seat, tr, done=done)
                 if from_private:
-                    await interaction.edit_original_response(view=view)
+                    await answer.edit_original(view=view)
                 else:
-                    await interaction.followup.send(view=view, ephemeral=True)
+                    await answer.send_private(view=view)
             elif from_private:
                 link = await self.games.current_link(rec)
                 head = (
@@ -121,29 +123,39 @@ class PlayCog(AdaCog, name="Play"):
                     if done
                     else ""
                 )
-                await interaction.edit_original_response(
+                await answer.edit_original(
                     view=ui.text_layout(head + tr._("The game continues: {link}", link=link))
                 )
         except discord.HTTPException:
             pass  # the move counted; the public message shows the game
 
     # ------------------------------------------------------------------ components
+    # A click is answered with the updated message itself when that is ready in time (one REST
+    # call), else acknowledged first (``cogs.clicks``). A click on a private message updates
+    # the public turn message the ordinary way: the answer is the private message's update.
 
     async def on_choice(
         self, interaction: discord.Interaction[Any], game: int, seq: int, idx: int
     ) -> None:
         started = time.perf_counter()
         from_private = bool(interaction.message and interaction.message.flags.ephemeral)
-        await interaction.response.defer()
+        answer = self.answer(interaction)
 
         async def run() -> None:
             rec, state, current = await self.store.game_and_state(game)  # the click's one read
             await self.check_place(interaction, rec)
             known = (state, current) if state is not None else None
-            played = await self.games.play(interaction.user.id, rec, seq, idx=idx, known=known)
-            await self.tell_player(interaction, rec, played, from_private=from_private)
+            played = await self.games.play(
+                interaction.user.id,
+                rec,
+                seq,
+                idx=idx,
+                known=known,
+                answer=None if from_private else answer,
+            )
+            await self.tell_player(interaction, rec, played, answer, from_private=from_private)
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
         if self.games.metrics is not None:
             self.games.metrics.click_seconds.observe(time.perf_counter() - started)
 
@@ -153,7 +165,7 @@ class PlayCog(AdaCog, name="Play"):
         """Open one group of choices (or go back to all of them) on the same message."""
         message = interaction.message
         from_private = bool(message and message.flags.ephemeral)
-        await interaction.response.defer()
+        answer = self.answer(interaction)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
@@ -167,35 +179,35 @@ class PlayCog(AdaCog, name="Play"):
                 view = ui.turn_layout(
                     rec, state, current, image=image, tr=self.game_lang(rec), group=group
                 )
-            await interaction.edit_original_response(view=view)
+            await answer.edit_original(view=view)
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
     async def on_private(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = self.answer(interaction, private=True)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
             state, current, seat = await self.games.check_turn(interaction.user.id, rec, seq)
             tr = await self.lang_of(interaction)
-            await interaction.followup.send(
-                view=ui.private_layout(rec, state, current, seat, tr), ephemeral=True
-            )
+            await answer.send_private(view=ui.private_layout(rec, state, current, seat, tr))
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
     async def on_undo(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
         from_private = bool(interaction.message and interaction.message.flags.ephemeral)
-        await interaction.response.defer()
+        answer = self.answer(interaction)
 
         async def run() -> None:
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
-            played = await self.games.undo(interaction.user.id, rec, seq)
-            await self.tell_player(interaction, rec, played, from_private=from_private)
+            played = await self.games.undo(
+                interaction.user.id, rec, seq, None if from_private else answer
+            )
+            await self.tell_player(interaction, rec, played, answer, from_private=from_private)
 
-        await self.guard(interaction, run())
+        await self.guard(interaction, run(), answer)
 
     async def on_old_page(self, interaction: discord.Interaction[Any], game: int, seq: int) -> None:
         """A page button of a turn message from before choices were grouped: show the turn anew."""
@@ -251,37 +263,39 @@ class PlayCog(AdaCog, name="Play"):
         game="The game number (default: this thread's game).",
     )
     @app_commands.autocomplete(choice=choice_autocomplete, game=AdaCog.game_autocomplete)
-    @friendly
     async def play(
         self, interaction: discord.Interaction[Any], choice: str, game: int | None = None
     ) -> None:
         """Make a move by typing (autocomplete lists the legal choices)."""
-        await defer(interaction)
-        rec = await self.game_for(interaction, game, ("active",))
-        state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
-        tr = await self.lang_of(interaction)
-        offered, idx = parse_choice(choice, state, seq, tr)
-        played = await self.games.play(
-            interaction.user.id, rec, offered, idx=idx, known=(state, seq)
-        )
-        if not played.shown:
-            await self.tell_player(interaction, rec, played, from_private=False)
-            return
-        dec = played.new.decision
-        seat = rec.seat_of(interaction.user.id)
-        done = played.label(tr)
-        text = tr._("✅ Played: {choice}", choice=one_line(done, 300))
-        if dec is not None and dec.player == seat and seat is not None:
-            if dec.private:
-                await interaction.followup.send(
-                    view=ui.private_layout(
-                        rec, played.new, len(played.new.history), seat, tr, done=done
-                    ),
-                    ephemeral=True,
-                )
+        answer = self.answer(interaction, private=True)  # the answer: one private message
+
+        async def run() -> None:
+            rec = await self.game_for(interaction, game, ("active",))
+            state, seq, _seat = await self.games.check_turn(interaction.user.id, rec, None)
+            tr = await self.lang_of(interaction)
+            offered, idx = parse_choice(choice, state, seq, tr)
+            played = await self.games.play(
+                interaction.user.id, rec, offered, idx=idx, known=(state, seq)
+            )
+            if not played.shown:
+                await self.tell_player(interaction, rec, played, answer, from_private=False)
                 return
-            text += "\n" + tr._("Next: **{prompt}**", prompt=words.prompt(tr, dec))
-        await say(interaction, text)
+            dec = played.new.decision
+            seat = rec.seat_of(interaction.user.id)
+            done = played.label(tr)
+            text = tr._("✅ Played: {choice}", choice=one_line(done, 300))
+            if dec is not None and dec.player == seat and seat is not None:
+                if dec.private:
+                    await answer.send_private(
+                        view=ui.private_layout(
+                            rec, played.new, len(played.new.history), seat, tr, done=done
+                        )
+                    )
+                    return
+                text += "\n" + tr._("Next: **{prompt}**", prompt=words.prompt(tr, dec))
+            await answer.say(text)
+
+        await self.guard(interaction, run(), answer)
 
     @app_commands.command(
         name="undo",
@@ -289,18 +303,20 @@ class PlayCog(AdaCog, name="Play"):
     )
     @app_commands.describe(game="The game number (default: this thread's game).")
     @app_commands.autocomplete(game=AdaCog.game_autocomplete)
-    @friendly
     async def undo(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Take back your last move, within your turn and up to the last reveal."""
-        await defer(interaction)
-        rec = await self.game_for(interaction, game, ("active",))
-        played = await self.games.undo(interaction.user.id, rec, None)
-        if not played.shown:
-            await self.tell_player(interaction, rec, played, from_private=False)
-            return
-        await say(
-            interaction, (await self.lang_of(interaction))._("↩️ Your last move was taken back.")
-        )
+        answer = self.answer(interaction, private=True)
+
+        async def run() -> None:
+            rec = await self.game_for(interaction, game, ("active",))
+            played = await self.games.undo(interaction.user.id, rec, None)
+            if not played.shown:
+                await self.tell_player(interaction, rec, played, answer, from_private=False)
+                return
+            tr = await self.lang_of(interaction)
+            await answer.say(tr._("↩️ Your last move was taken back."))
+
+        await self.guard(interaction, run(), answer)
 
     @app_commands.command(
         name="refresh", description="Post the current turn message again (players of the game)."

@@ -2,7 +2,8 @@
 
 One object per bot (``bot.ada.games``), made by ``cogs.setup_service``. The cogs turn slash commands
 and clicks into calls here; nothing here answers an interaction (the cogs do), so every cog can
-use it without importing another cog.
+use it without importing another cog. A click's ``ClickAnswer`` (``cogs.clicks``) may be passed
+down, so that the turn message's edit is the click's answer: one REST call instead of two.
 
 The turn message: one message per turn in the game's thread. It is edited in place while the
 same player decides, and posted anew (mentioning the player: the turn ping) when the turn passes;
@@ -34,6 +35,7 @@ import discord
 import i18n
 from cogs import media, thinking, ui
 from cogs.backoff import Backoff
+from cogs.clicks import ClickAnswer
 from cogs.config import BotConfig
 from engine import GameState, IllegalChoice
 from engine.state import Choice
@@ -417,11 +419,13 @@ class GameService:
         how: str = "edit",
         note: str | None = None,
         ping: bool = True,
+        answer: ClickAnswer | None = None,
     ) -> discord.Message:
         """Show the current decision. ``how``: "edit" the turn message in place (same player);
         "pass": the turn passed, so the old message becomes the record of its turn and a new one
         is posted (mentioning the player: the turn ping); "again": post the same turn anew at the
-        bottom of the thread."""
+        bottom of the thread. ``answer``: the click on the turn message that led here, answered
+        with the message's edit if still in time (one REST call instead of two)."""
         assert how in ("edit", "pass", "again")
         dec = state.decision
         assert dec is not None
@@ -460,23 +464,26 @@ class GameService:
                     and shown.image_key == image.key
                 )
                 partial = channel.get_partial_message(prev.message_id)
+                edit = dict(
+                    content=None,
+                    embeds=[],
+                    view=layout,
+                    attachments=attachments(same_image),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
                 try:
-                    msg = await self.retrying(
-                        f"editing the turn message of game {rec.id}",
-                        lambda: partial.edit(
-                            content=None,
-                            embeds=[],
-                            view=layout,
-                            attachments=attachments(same_image),
-                            allowed_mentions=discord.AllowedMentions.none(),
-                        ),
-                    )
+                    msg = answer and await answer.edit_message(prev.message_id, **edit)
+                    if not msg:
+                        msg = await self.retrying(
+                            f"editing the turn message of game {rec.id}",
+                            lambda: partial.edit(**edit),
+                        )
                     await self._shown(rec, msg, image, seq, dec.player, posted=False)
                     return msg
                 except discord.NotFound:
                     log.warning("game %s: the turn message is gone; posting a new one", rec.id)
             if prev is not None and how == "pass":
-                await self.shrink(rec, state, prev.channel_id, prev.message_id)
+                await self.shrink(rec, state, prev.channel_id, prev.message_id, answer)
             elif prev is not None:
                 await self.retire(
                     rec,
@@ -557,7 +564,12 @@ class GameService:
             log.warning("could not record what %d thread(s) show: %s", len(batch), exc)
 
     async def shrink(
-        self, rec: GameRecord, state: GameState, channel_id: int, message_id: int
+        self,
+        rec: GameRecord,
+        state: GameState,
+        channel_id: int,
+        message_id: int,
+        answer: ClickAnswer | None = None,
     ) -> None:
         """An old turn message becomes the record of the turn it was about: one line, no controls."""
         tr = game_lang(rec)
@@ -568,7 +580,7 @@ class GameService:
             else tr._("-# Game #{id}: this turn is over.", id=rec.id)
         )
         await self.retire(
-            rec, channel_id, message_id, text, ui.seat_colour(turn.seat) if turn else None
+            rec, channel_id, message_id, text, ui.seat_colour(turn.seat) if turn else None, answer
         )
 
     async def retire(
@@ -578,17 +590,21 @@ class GameService:
         message_id: int,
         text: str,
         colour: int | None = None,
+        answer: ClickAnswer | None = None,
     ) -> None:
-        """Replace a message's picture and controls by a line of text (best effort)."""
+        """Replace a message's picture and controls by a line of text (best effort; as the
+        answer to ``answer``'s click when that was on this message)."""
+        edit = dict(
+            content=None,
+            embeds=[],
+            attachments=[],
+            view=ui.text_layout(text, colour=colour),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         try:
-            channel = await self.channel(channel_id)
-            await channel.get_partial_message(message_id).edit(
-                content=None,
-                embeds=[],
-                attachments=[],
-                view=ui.text_layout(text, colour=colour),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            if not (answer and await answer.edit_message(message_id, **edit)):
+                channel = await self.channel(channel_id)
+                await channel.get_partial_message(message_id).edit(**edit)
         except discord.HTTPException as exc:
             log.info("could not retire old message %s: %s", message_id, exc)
         shown = self.shown.get(rec.id)
@@ -596,10 +612,12 @@ class GameService:
             del self.shown[rec.id]
             self._unsaved.pop(rec.id, None)
 
-    async def publish_final(self, rec: GameRecord, state: GameState) -> None:
+    async def publish_final(
+        self, rec: GameRecord, state: GameState, answer: ClickAnswer | None = None
+    ) -> None:
         prev = await self.store.latest_message(rec.id, "turn")
         if prev is not None:
-            await self.shrink(rec, state, prev.channel_id, prev.message_id)
+            await self.shrink(rec, state, prev.channel_id, prev.message_id, answer)
         tr = game_lang(rec)
         pad = await self.images.get("scorepad", state, lang=tr.code)
         data = pad.data if pad else None
@@ -643,18 +661,22 @@ class GameService:
         from_ai: bool = False,
         note: str | None = None,
         schedule: bool = True,
+        answer: ClickAnswer | None = None,
     ) -> None:
         """The game changed (a move, an undo, a start): update the thread, plan the reminder,
-        let an AI seat play. Call with the game's lock held."""
+        let an AI seat play. Call with the game's lock held. ``answer``: the click on the turn
+        message that changed it."""
         if new.is_over:
-            await self.publish_final(rec, new)
+            await self.publish_final(rec, new, answer)
             return
         dec = new.decision
         assert dec is not None
         old_dec = old.decision if old is not None else None
         turn_passed = old_dec is None or old_dec.player != dec.player
         try:
-            await self.publish_turn(rec, new, seq, how="pass" if turn_passed else "edit", note=note)
+            await self.publish_turn(
+                rec, new, seq, how="pass" if turn_passed else "edit", note=note, answer=answer
+            )
         finally:
             if schedule:
                 await self.schedule_reminder(rec, new, seq)
@@ -864,17 +886,21 @@ class GameService:
         idx: int | None = None,
         choice_id: str | None = None,
         known: tuple[GameState, int] | None = None,
+        answer: ClickAnswer | None = None,
     ) -> Played:
         """Apply a choice for a user. Once the store has committed, the move counts whatever
         happens next: a failure to update the thread is reported in ``Played.shown`` and
-        repaired on the game's next event.
+        repaired on the game's next event. ``answer``: the click on the turn message, answered
+        with the updated message when it is ready in time.
 
         ``known``: the game's state and seq, read with ``rec`` in one read
         (``store.game_and_state``): a click then reads the game once and writes once (the
         move). Should another click of this process have moved the game meanwhile, the move's
         sequence check refuses it like a double click."""
         with self.working():
-            return await self._play(user_id, rec, seq, idx=idx, choice_id=choice_id, known=known)
+            return await self._play(
+                user_id, rec, seq, idx=idx, choice_id=choice_id, known=known, answer=answer
+            )
 
     async def _play(
         self,
@@ -885,6 +911,7 @@ class GameService:
         idx: int | None,
         choice_id: str | None,
         known: tuple[GameState, int] | None,
+        answer: ClickAnswer | None,
     ) -> Played:
         await self.repair(rec.id)
         async with self.locks[rec.id]:
@@ -915,14 +942,20 @@ class GameService:
             except NotYourTurn:
                 raise Oops("It's not your turn.") from None
             self.counted("player")
-            shown = await self._after_commit(rec, state, new, current + 1)
+            shown = await self._after_commit(rec, state, new, current + 1, answer=answer)
             return Played(state, new, choice, shown)
 
     async def _after_commit(
-        self, rec: GameRecord, old: GameState, new: GameState, seq: int, note: str | None = None
+        self,
+        rec: GameRecord,
+        old: GameState,
+        new: GameState,
+        seq: int,
+        note: str | None = None,
+        answer: ClickAnswer | None = None,
     ) -> bool:
         try:  # (the move's transaction scheduled the next reminder)
-            await self.after_change(rec, old, new, seq, note=note, schedule=False)
+            await self.after_change(rec, old, new, seq, note=note, schedule=False, answer=answer)
             return True
         except Exception as exc:
             self.thread_failed(
@@ -930,11 +963,15 @@ class GameService:
             )
             return False
 
-    async def undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
+    async def undo(
+        self, user_id: int, rec: GameRecord, seq: int | None, answer: ClickAnswer | None = None
+    ) -> Played:
         with self.working():
-            return await self._undo(user_id, rec, seq)
+            return await self._undo(user_id, rec, seq, answer)
 
-    async def _undo(self, user_id: int, rec: GameRecord, seq: int | None) -> Played:
+    async def _undo(
+        self, user_id: int, rec: GameRecord, seq: int | None, answer: ClickAnswer | None
+    ) -> Played:
         from store import CannotUndo
 
         await self.repair(rec.id)
@@ -952,7 +989,12 @@ class GameService:
                 raise Oops("That was already done (double click?).") from None
             self.counted("undo")
             shown = await self._after_commit(
-                rec, state, new, current - 1, note=N_("The last move was taken back.")
+                rec,
+                state,
+                new,
+                current - 1,
+                note=N_("The last move was taken back."),
+                answer=answer,
             )
             return Played(state, new, None, shown)
 

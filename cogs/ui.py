@@ -443,15 +443,33 @@ def finished_turn(state: GameState) -> digest.Turn | None:
     return turns[-1] if turns else None
 
 
+def final_round(state: GameState) -> bool:
+    """Is this the game's final round? Once a player's 9th die is in their Mill, play goes on
+    until everyone has had the same number of turns (rulebook, "End Game and Final Scoring");
+    a game also ends after its last possible round (the engine's safeguard)."""
+    return state.end_triggered or state.round >= state.setup.max_rounds
+
+
 def headline(rec: GameRecord, state: GameState, tr: Lang) -> str:
     dec = state.decision
     assert dec is not None
     seat = rec.seat_at(dec.player)
     name = seat_name(seat, tr)
     who = mention_of(seat, tr)
-    title = tr._(
-        "### Game #{id} · round {round} · {name}'s turn", id=rec.id, round=state.round, name=name
-    )
+    if final_round(state):
+        title = tr._(
+            "### Game #{id} · round {round}, the final round · {name}'s turn",
+            id=rec.id,
+            round=state.round,
+            name=name,
+        )
+    else:
+        title = tr._(
+            "### Game #{id} · round {round} · {name}'s turn",
+            id=rec.id,
+            round=state.round,
+            name=name,
+        )
     if seat is not None and seat.is_ai:
         return title + "\n" + tr._("{name} is playing…", name=name)
     if dec.private:
@@ -593,20 +611,28 @@ def empty_view() -> discord.ui.View:
 # ------------------------------------------------------------------------------- lobby and end
 
 
-def lobby_view(game: int, tr: Lang, *, open_: bool = True) -> discord.ui.View:
+def lobby_full(rec: GameRecord) -> bool:
+    """Has every seat of a game's lobby been taken?"""
+    return len(rec.seats) >= rec.options.get("players", 4)
+
+
+def lobby_view(rec: GameRecord, tr: Lang) -> discord.ui.View:
+    """The lobby's buttons while it is open: no Join or Add AI once every seat is taken."""
     view = discord.ui.View(timeout=None)
-    if open_:
+    if rec.status == "lobby":
+        open_seat = not lobby_full(rec)
         buttons = [
-            (tr._("Join"), discord.ButtonStyle.success, "join"),
-            (tr._("Leave"), discord.ButtonStyle.secondary, "leave"),
-            (tr._("Add AI"), discord.ButtonStyle.secondary, "ai"),
-            (tr._("Start"), discord.ButtonStyle.primary, "start"),
-            (tr._("Cancel"), discord.ButtonStyle.danger, "cancel"),
+            (tr._("Join"), discord.ButtonStyle.success, "join", open_seat),
+            (tr._("Leave"), discord.ButtonStyle.secondary, "leave", True),
+            (tr._("Add AI"), discord.ButtonStyle.secondary, "ai", open_seat),
+            (tr._("Start"), discord.ButtonStyle.primary, "start", True),
+            (tr._("Cancel"), discord.ButtonStyle.danger, "cancel", True),
         ]
-        for label, style, action in buttons:
-            view.add_item(
-                discord.ui.Button(label=label, style=style, custom_id=cid_lobby(action, game))
-            )
+        for label, style, action, offered in buttons:
+            if offered:
+                view.add_item(
+                    discord.ui.Button(label=label, style=style, custom_id=cid_lobby(action, rec.id))
+                )
     return _stopped(view)  # type: ignore[return-value]
 
 
@@ -627,6 +653,7 @@ STATUS_WORDS = (
 
 LOBBY_STATUS = {
     "lobby": N_("Waiting for players: **Join**, then the creator presses **Start**."),
+    "full": N_("Every seat is taken: the creator presses **Start**."),
     "active": N_("The game is on: follow the turn messages below."),
     "finished": N_("This game is over."),
     "cancelled": N_("This game was cancelled."),
@@ -644,8 +671,9 @@ def lobby_embed(
         f"{i + 1}. {seat_label(s, tr)}" + (f" · {notes[s.user_id]}" if s.user_id in notes else "")
         for i, s in enumerate(rec.seats)
     )
+    shown = "full" if rec.status == "lobby" and lobby_full(rec) else rec.status
     status = (
-        tr._(LOBBY_STATUS[rec.status])
+        tr._(LOBBY_STATUS[shown])
         if rec.status in LOBBY_STATUS
         else tr._("Status: {status}.", status=rec.status)
     )

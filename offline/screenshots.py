@@ -1,23 +1,35 @@
 """Screenshots of the offline table, as a player sees it: for the README and for looking at a game.
 
-    .venv/bin/python -m offline.screenshots [--out docs/images] [--moves 30] [--players 3 --ai 1]
-                                            [--width 1100 --height 1400] [--phone]
-                                            [--lang es|ja]
+    .venv/bin/python -m offline.screenshots [--out DIR] [--moves 30] [--players 3 --ai 1]
+                                            [--width 420 1100] [--height H] [--phone]
+                                            [--lang en es ja] [--seed 4]
 
 Plays ``--moves`` decisions of a new game on the offline table (the people choose as the greedy AI
 would, clicking through the turn messages; AI seats play themselves), then opens the table's page
-for each person and saves a screenshot taken by headless Chromium (``chromium`` must be on the
-PATH: Debian's package). ``--phone`` uses a phone-sized window (420 px wide). ``--lang`` plays the
-game in Spanish or Japanese: the thread in that language, each person's private answers too (their
-``/ada language`` setting), and the page's Discord chrome in that locale.
+for each person in headless Chromium (``chromium`` must be on the PATH: Debian's package), waits
+until the page has settled (no "Updating…" or "Loading…", every picture loaded) and saves a
+screenshot. Every ``--width`` gives one screenshot per person (``--phone``: 420 px, a phone's
+width; the height is 900 px for a phone, 1400 px wider). Every ``--lang`` plays its own game: the
+thread in that language, each person's private answers too (their ``/ada language`` setting), and
+the page's Discord chrome in that locale.
+
+The files go to a new temporary folder (printed) unless ``--out`` names one: nothing is written
+into the repository unless asked. Whatever happens, the browser started here is stopped and its
+profile folder removed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
+import json
+import os
 import shutil
+import signal
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -31,45 +43,175 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--hide-scrollbars",
-    "--virtual-time-budget=8000",
+    "--disable-crash-reporter",
+    "--disable-breakpad",
+    "--remote-debugging-port=0",  # the port is written to the profile's DevToolsActivePort
 ]
-
-
 LOCALES = {"en": "en-US", "es": "es-ES", "ja": "ja"}
+PHONE_WIDTH = 420
+SETTLE_TIMEOUT = 90.0  # seconds for the page to settle (the table may be slow under load)
+POLL = 0.25
+
+# The page is still working while its status line says one of these (simcord's preview).
+UNSETTLED = (
+    "Updating",
+    "Loading",
+    "Completing action",
+    "Switching viewer",
+    "Opening message",
+    "Sending message",
+    "Saving message",
+    "Deleting message",
+    "trying again",
+    "awaiting a confirmed result",
+)
+PAGE_STATE = """JSON.stringify({
+  ready: document.readyState === "complete",
+  messages: document.querySelectorAll('[data-control-key^="message:"]').length,
+  text: document.body ? document.body.innerText : "",
+  images: [...document.images].every(i => i.complete && i.naturalWidth > 0),
+})"""
 
 
-async def chromium_screenshot(url: str, out: Path, width: int, height: int) -> None:
+class ScreenshotError(Exception):
+    """The browser could not show the page or take the picture."""
+
+
+def height_for(width: int, asked: int | None) -> int:
+    return asked or (900 if width <= 600 else 1400)
+
+
+@contextlib.asynccontextmanager
+async def chromium(width: int, height: int) -> AsyncIterator[Any]:
+    """A headless Chromium and a DevTools connection to its page; on leaving, however it is
+    left, the browser is stopped and its profile folder removed."""
+    import aiohttp
+
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         raise SystemExit("chromium is not installed (Debian: apt-get install chromium)")
-    profile = tempfile.mkdtemp(prefix="ada-chromium-")
+    profile = Path(tempfile.mkdtemp(prefix="ada-chromium-"))
+    proc = None
     try:
         proc = await asyncio.create_subprocess_exec(
             browser,
             *CHROMIUM_FLAGS,
             f"--user-data-dir={profile}",
             f"--window-size={width},{height}",
-            f"--screenshot={out}",
-            url,
+            "about:blank",
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: its helpers are stopped with it
         )
-        await asyncio.wait_for(proc.wait(), timeout=60)
+        port = await _devtools_port(profile, proc)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/json/list") as res:
+                targets = await res.json()
+            page = next(t for t in targets if t.get("type") == "page")
+            async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                tools = DevTools(ws)
+                # exactly this viewport (a headless window is at least 500 px wide, and its
+                # height includes the window's frame)
+                await tools.call(
+                    "Emulation.setDeviceMetricsOverride",
+                    width=width,
+                    height=height,
+                    deviceScaleFactor=1,
+                    mobile=False,
+                )
+                yield tools
     finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        try:
+            if proc is not None:
+                await _stop(proc)
+        finally:  # even if stopping was interrupted
+            shutil.rmtree(profile, ignore_errors=True)
 
 
-async def play(args: argparse.Namespace, env: Any) -> tuple[Any, list[Any], int]:
+async def _stop(proc: Any) -> None:
+    """Stop the browser (asked first, so that it ends its helpers itself), then whatever is
+    left of its process group, even if this is interrupted."""
+    try:
+        with contextlib.suppress(ProcessLookupError):
+            proc.terminate()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), timeout=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def _devtools_port(profile: Path, proc: Any) -> int:
+    marker = profile / "DevToolsActivePort"
+    for _ in range(int(30 / POLL)):
+        if proc.returncode is not None:
+            raise ScreenshotError(f"chromium stopped at start (exit {proc.returncode})")
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            return int(marker.read_text().split()[0])
+        await asyncio.sleep(POLL)
+    raise ScreenshotError("chromium did not open its DevTools port")
+
+
+class DevTools:
+    """The few DevTools protocol calls a screenshot needs."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.next_id = 0
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        await self.ws.send_json({"id": self.next_id, "method": method, "params": params})
+        while True:
+            reply = await self.ws.receive_json()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise ScreenshotError(f"{method}: {reply['error']}")
+                return dict(reply.get("result", {}))
+
+    async def state(self) -> dict[str, Any]:
+        got = await self.call("Runtime.evaluate", expression=PAGE_STATE, returnByValue=True)
+        return dict(json.loads(got["result"]["value"]))
+
+    async def settle(self, timeout: float = SETTLE_TIMEOUT) -> str:
+        """Wait until the page is loaded, shows the channel's messages (not only the page's
+        frame, as before its first snapshot arrives), says nothing is under way, has every
+        picture, and reads the same twice in a row; returns its text."""
+        last = None
+        for _ in range(int(timeout / POLL)):
+            now = await self.state()
+            settled = (
+                now["ready"]
+                and now["messages"] > 0
+                and now["images"]
+                and not any(w in now["text"] for w in UNSETTLED)
+            )
+            if settled and now["text"] == last:
+                return str(now["text"])
+            last = now["text"] if settled else None
+            await asyncio.sleep(POLL)
+        raise ScreenshotError(f"the page did not settle in {timeout:.0f} s")
+
+    async def screenshot(self, url: str, out: Path, timeout: float = SETTLE_TIMEOUT) -> None:
+        """Open ``url``, wait until it has settled, save what it shows to ``out``."""
+        await self.call("Page.enable")
+        await self.call("Page.navigate", url=url)
+        await self.settle(timeout)
+        shot = await self.call("Page.captureScreenshot", format="png")
+        out.write_bytes(base64.b64decode(shot["data"]))
+
+
+async def play(args: argparse.Namespace, env: Any, lang: str) -> tuple[Any, list[Any], int]:
     """A new game on the offline table, ``args.moves`` decisions into it."""
     from offline.driver import Table, greedy_pick
 
     names = ("ada", "charles", "mary", "john")[: args.players - args.ai]
     table = Table(env, names, guild="Ada's Dream (offline)")
-    options = {"language": args.lang} if args.lang != "en" else {}
+    options = {"language": lang} if lang != "en" else {}
     for member in table.members.values():  # their own language for private answers
-        if args.lang != "en":
+        if lang != "en":
             await table.store.set_user_settings(
-                member.id, language=args.lang, now=env.bot.ada.games.now()
+                member.id, language=lang, now=env.bot.ada.games.now()
             )
     game = await table.new_game(names[0], names[1:], players=args.players, ai=args.ai, **options)
     pick = greedy_pick(args.seed)
@@ -81,14 +223,12 @@ async def play(args: argparse.Namespace, env: Any) -> tuple[Any, list[Any], int]
     return table.thread(game), list(table.members.values()), game
 
 
-async def main(args: argparse.Namespace) -> None:
+async def shoot_language(args: argparse.Namespace, out: Path, lang: str) -> list[Path]:
     import simcord
 
     from bot import create_bot
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    width, height = (420, 900) if args.phone else (args.width, args.height)
+    saved: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="ada-shots-") as scratch:
         bot = create_bot(
             Path(scratch) / "table.db",
@@ -100,34 +240,80 @@ async def main(args: argparse.Namespace) -> None:
         )
         try:
             async with simcord.run(bot, settle_timeout=60) as env:
-                thread, people, game = await play(args, env)
-                for person in people:
-                    async with env.preview(
-                        thread,
-                        viewers=[person],
-                        layout="channel",
-                        display="fixed",
-                        width=width,
-                        height=height,
-                        locale=LOCALES[args.lang],
-                    ) as preview:
-                        name = f"{args.prefix}-{person.name}{'-phone' if args.phone else ''}.png"
-                        await chromium_screenshot(preview.url, out / name, width, height)
-                        print(out / name)
+                thread, people, _game = await play(args, env, lang)
+                for width in args.width:
+                    height = height_for(width, args.height)
+                    for person in people:
+                        async with env.preview(
+                            thread,
+                            viewers=[person],
+                            layout="channel",
+                            display="fixed",
+                            width=width,
+                            height=height,
+                            locale=LOCALES[lang],
+                        ) as preview:
+                            suffix = "" if lang == "en" else f"-{lang}"
+                            name = f"{args.prefix}{suffix}-{person.name}-{width}.png"
+                            async with chromium(width, height) as browser:
+                                await browser.screenshot(preview.url, out / name)
+                            print(out / name, flush=True)
+                            saved.append(out / name)
         finally:
             await bot.close()
+    return saved
 
 
-if __name__ == "__main__":
+async def main(args: argparse.Namespace) -> None:
+    # stopped by a signal: unwind (the browser is stopped and its profile removed on the way)
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop() -> None:
+        if not task.cancelling():  # once: a second signal must not cut the cleaning up short
+            task.cancel()
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        asyncio.get_running_loop().add_signal_handler(sig, stop)
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="ada-screenshots-"))
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"Screenshots in {out}", flush=True)
+    for lang in args.lang:
+        await shoot_language(args, out, lang)
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default="docs/images")
+    parser.add_argument("--out", help="folder for the pictures (default: a new temporary one)")
     parser.add_argument("--prefix", default="table")
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--ai", type=int, default=1)
     parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--width", type=int, default=1100)
-    parser.add_argument("--height", type=int, default=1400)
-    parser.add_argument("--phone", action="store_true")
-    parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument(
+        "--width", type=int, nargs="+", default=[], help="window widths in px (default: 1100)"
+    )
+    parser.add_argument("--height", type=int, help="window height (default: by width)")
+    parser.add_argument("--phone", action="store_true", help=f"a phone's width, {PHONE_WIDTH} px")
+    parser.add_argument("--lang", choices=sorted(LOCALES), nargs="+", default=["en"])
+    args = parser.parse_args(argv)
+    if args.phone:
+        args.width.append(PHONE_WIDTH)
+    args.width = list(dict.fromkeys(args.width or [1100]))
+    return args
+
+
+def run(argv: list[str] | None = None) -> int:
+    try:
+        asyncio.run(main(parse(argv)))
+    except ScreenshotError as exc:
+        print(f"no screenshot: {exc} (the browser was stopped, its profile removed)")
+        return 1
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("stopped (the browser was stopped, its profile removed)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run())

@@ -98,7 +98,7 @@ async def _run(args: argparse.Namespace, db: str, ready: Any) -> None:
                 print("commands. Stop with Ctrl-C (or 'End preview session' on the page).\n")
                 if ready is not None:
                     ready(preview.url)
-                refresher = asyncio.create_task(_keep_fresh(preview))
+                refresher = asyncio.create_task(Refresher(env, preview, bot.ada.games).run())
                 try:
                     await preview.wait_closed()
                 finally:
@@ -109,12 +109,58 @@ async def _run(args: argparse.Namespace, db: str, ready: Any) -> None:
         await bot.close()
 
 
-async def _keep_fresh(preview: Any) -> None:
-    """AI seats play after a pause: republish the page now and then so their moves show."""
-    while True:
-        await asyncio.sleep(2.0)
+class Refresher:
+    """Republishes the table's page when the bot changed something by itself (an AI seat
+    played): never on a timer alone, and never while the bot is busy.
+
+    A click on the page carries the page's revision, and a republish makes a new one: a click
+    on a page drawn before the republish is refused ("Action was not completed"), and a
+    republish while the bot still works holds simcord's one operation at a time, so a click
+    arriving then fails ("Action outcome uncertain"). The page only needs republishing when the
+    bot made REST calls since that page was last published (a click publishes every page
+    itself), and then only once the bot is idle, when republishing takes no time."""
+
+    def __init__(self, env: Any, preview: Any, games: Any) -> None:
+        self.env, self.preview, self.games = env, preview, games
+        calls = len(env.http_requests)
+        self.published = {page: calls for page in preview._pages}  # page -> the bot's calls
+        publish = preview._publish
+
+        def noting(page: Any, **kwargs: Any) -> None:  # (simcord 3.2.1 publishes through this)
+            publish(page, **kwargs)
+            self.published[page.id] = len(env.http_requests)
+
+        preview._publish = noting
+
+    def idle(self) -> bool:
+        """No click or other simcord operation under way, and no AI seat thinking."""
+        return self.env._operation_task is None and all(
+            task.done() for task in self.games.ai_tasks.values()
+        )
+
+    def due(self) -> bool:
+        calls = len(self.env.http_requests)
+        behind = any(self.published.get(page, -1) < calls for page in self.browser_pages())
+        return behind and self.idle()
+
+    def browser_pages(self) -> list[str]:
+        """The pages open in a browser (not the preview's own Python page, which a click does
+        not republish: counting it would republish after every click)."""
+        own = getattr(self.preview, "_python", None)
+        return [page for page in self.preview._pages if own is None or page != own.id]
+
+    async def tick(self) -> bool:
+        """Republish if due; True if it did."""
+        if not self.due():
+            return False
         with contextlib.suppress(Exception):
-            await preview.refresh()
+            await self.preview.refresh()
+        return True
+
+    async def run(self, every: float = 0.5) -> None:
+        while True:
+            await asyncio.sleep(every)
+            await self.tick()
 
 
 def main(argv: list[str] | None = None) -> int:

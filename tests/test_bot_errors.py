@@ -8,10 +8,15 @@ import random
 from typing import Any
 
 import discord
+import pytest
 
 from cogs import ui
 from engine import replay
 from offline.driver import custom_ids, decision_shown, texts
+
+# Clicks acknowledged first and the turn message edited after (no time to answer with the
+# message itself): the way in which a failed message edit or post is met.
+ACKNOWLEDGE_FIRST = {"click_budget": 0.0}
 
 
 async def consistent(table: Any, game: int) -> None:
@@ -105,7 +110,10 @@ async def test_double_click_applies_once(table: Any) -> None:
     await consistent(table, game)
 
 
-async def test_rest_failure_is_retried_then_reported(table: Any, caplog: Any) -> None:
+@pytest.mark.parametrize("bot_options", [ACKNOWLEDGE_FIRST])
+async def test_rest_failure_is_retried_then_reported(
+    table: Any, bot_options: dict[str, Any], caplog: Any
+) -> None:
     game = await table.new_game("alice", ("bob",))
     rng = random.Random(1)
     # one failure: logged and retried, the turn message is up to date
@@ -338,7 +346,10 @@ async def test_information_commands(table: Any) -> None:
     assert "still being played" in private_text(res)
 
 
-async def test_restart_brings_a_stale_turn_message_up_to_date(table: Any, make_bot: Any) -> None:
+@pytest.mark.parametrize("bot_options", [ACKNOWLEDGE_FIRST])
+async def test_restart_brings_a_stale_turn_message_up_to_date(
+    table: Any, bot_options: dict[str, Any], make_bot: Any
+) -> None:
     game = await table.new_game("alice", ("bob",))
     table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=None)
     table.env.inject_error("POST", "/channels/*/messages", status=500, times=None)

@@ -133,7 +133,8 @@ async def test_ai_seats_play_by_themselves(table: Any, bot_options: dict[str, An
     assert table.env.bot.ada.games.thinking.pool is not None  # thought out in a process
 
 
-@pytest.mark.parametrize("bot_options", [{"images": True}])
+# (no time to answer a click with the message itself: acknowledged first, rendered after)
+@pytest.mark.parametrize("bot_options", [{"images": True, "click_budget": 0.0}])
 async def test_slow_rendering_is_deferred_and_off_the_loop(
     table: Any, bot_options: dict[str, Any], monkeypatch: Any
 ) -> None:

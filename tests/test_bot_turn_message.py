@@ -128,6 +128,73 @@ class TestPolish:
         for m in table.thread(game).history():
             assert "(AI) (AI)" not in texts(m)
 
+    async def test_a_full_lobby_asks_for_start_and_offers_no_seat(self, table: Any) -> None:
+        """Issue 28: a full lobby said "Waiting for players" and still showed Join."""
+        game = await table.new_game("alice", ("bob",), start=False, players=2)
+        lobby = await table.lobby_message(game)
+        assert "Waiting for players" not in lobby.embeds[0].description
+        assert "**Start**" in lobby.embeds[0].description
+        ids = custom_ids(lobby)
+        assert f"ada:l:join:{game}" not in ids and f"ada:l:ai:{game}" not in ids
+        assert {f"ada:l:start:{game}", f"ada:l:leave:{game}", f"ada:l:cancel:{game}"} <= set(ids)
+        await table.bob.click(lobby, custom_id=f"ada:l:leave:{game}")  # a seat is free again
+        lobby = await table.lobby_message(game)
+        assert "Waiting for players" in lobby.embeds[0].description
+        assert f"ada:l:join:{game}" in custom_ids(lobby)
+        # full from the start: the creator and an AI in two seats
+        res = await table.carol.slash(table.channel, "ada new", players=2, ai=1)
+        assert res.acknowledged
+        game = max(g.id for g in await table.store.games_in_channel(table.channel.id))
+        lobby = await table.lobby_message(game)
+        assert "Waiting for players" not in lobby.embeds[0].description
+        assert f"ada:l:join:{game}" not in custom_ids(lobby)
+
+    async def test_once_the_end_is_triggered_the_headlines_say_final_round(
+        self, table: Any
+    ) -> None:
+        """Issue 28. Rulebook, "End Game and Final Scoring": the end of the game is triggered
+        when a player places their 9th die into the Mill area; play continues until all players
+        have had the same number of turns. The turns left are the final round, and each turn
+        message's headline says so."""
+        game = await table.new_game("alice", ("bob",))
+        rng = random.Random(8)
+        headlines: list[tuple[bool, str]] = []
+        for _ in range(2000):
+            state, _ = await table.store.load_state(game)
+            if state.decision is None:
+                break
+            head = texts(await table.turn_message(game)).split("\n")[0]
+            headlines.append((state.end_triggered, head))
+            await table.move(game, lambda d: rng.randrange(len(d.choices)))
+        else:
+            raise AssertionError("the game did not end")
+        assert any(triggered for triggered, _ in headlines)
+        for triggered, head in headlines:
+            assert ("final round" in head) == triggered, head
+
+    async def test_ai_policy_offers_its_choices_in_every_language(self, table: Any) -> None:
+        """Issue 28: /ada new's ai_policy offered nothing, so players had to type a name."""
+        from engine.ai import POLICIES
+
+        commands = table.env.backend.visible_commands(
+            user_id=table.alice.id, channel_id=table.channel.id
+        )
+        ada = next(c for c in commands if c["name"] == "ada")
+        new = next(o for o in ada["options"] if o["name"] == "new")
+        option = next(o for o in new["options"] if o["name"] == "ai_policy")
+        offered = option.get("choices") or []
+        assert sorted(c["value"] for c in offered) == sorted(POLICIES)
+        for choice in offered:  # localised like the other options
+            names = choice.get("name_localizations") or {}
+            assert names.get("es-ES") and names.get("ja"), choice
+            assert names["es-ES"] != choice["name"] or names["ja"] != choice["name"]
+        res = await table.alice.slash(table.channel, "ada new", players=2, ai=1, ai_policy="search")
+        assert res.acknowledged
+        game = max(g.id for g in await table.store.games_in_channel(table.channel.id))
+        assert [s.ai_policy for s in (await table.store.get_game(game)).seats if s.is_ai] == [
+            "search"
+        ]
+
     async def test_lobby_names_its_creator_not_an_id(self, table: Any) -> None:
         game = await table.new_game("alice", (), start=False, players=2)
         footer = (await table.lobby_message(game)).embeds[0].description
