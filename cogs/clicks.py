@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 ANSWER_MAX = 1900  # characters of a private answer (Discord: 2,000)
 
-DEFAULT_BUDGET = 2.0
+DEFAULT_BUDGET = 1.5
 """Seconds after Discord created a click by which it is answered, one way or the other."""
 
 

@@ -105,7 +105,9 @@ async def test_metrics_move_while_games_are_played(table: Any) -> None:
     assert total(await scrape(table), "ada_uptime_seconds") >= 90
 
 
-async def test_retries_and_errors_are_counted(table: Any) -> None:
+# acknowledged first, then the turn message edited: the edit is the call that fails here
+@pytest.mark.parametrize("bot_options", [{"metrics_port": 0, "click_budget": 0.0}])
+async def test_retries_and_errors_are_counted(table: Any, bot_options: dict[str, Any]) -> None:
     game = await table.new_game("alice", ("bob",))
     before = await scrape(table)
     table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)

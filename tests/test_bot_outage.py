@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import pytest
+
 from offline.driver import decision_shown
 
 HOUR = 3600.0
@@ -23,8 +25,12 @@ def warnings(caplog: Any) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith("cogs")]
 
 
+# The click acknowledged first and the turn message edited after (no time left for the one-call
+# answer), so the outage hits the edit; the one-call answer's own fallback to an edit is tested
+# in tests/test_bot_clicks.py.
+@pytest.mark.parametrize("bot_options", [{"click_budget": 0.0}])
 async def test_an_outage_logs_a_bounded_number_of_warnings_and_play_recovers(
-    table: Any, caplog: Any
+    table: Any, caplog: Any, bot_options: dict[str, Any]
 ) -> None:
     games = [await table.new_game("alice", ("bob",)) for _ in range(2)]
     table.env.inject_error("*", "/channels/*", status=503, times=None)
