@@ -48,12 +48,20 @@ in the server vote for it. The same people may cancel a game (`/ada cancel`).
 """)
 
 # The commands of issue 30 in their own message (the one above keeps its translations).
-RECORDS_HELP_TEXT = N_("""• `/ada games`: your games here, those waiting for you first. `/ada records history`, `/ada records profile` and `/ada records leaderboard`: finished games, results and ratings of this server's members. `/ada export`: a finished game's record as a file.
-• Away for a while? `/ada away until:2026-12-24` pauses your reminders, and no stand-in can be asked for your turns, until then; `/ada away` without a date: you are back.
+RECORDS_HELP_TEXT = N_("""\
+• `/ada games`: your games here, those waiting for you first. `/ada records history`, \
+`/ada records profile` and `/ada records leaderboard`: finished games, results and ratings of \
+this server's members. `/ada export`: a finished game's record as a file.
+• Away for a while? `/ada away until:2026-12-24` pauses your reminders, and no stand-in can be \
+asked for your turns, until then; `/ada away` without a date: you are back.
 """)
 
 # Shown only to members who may use /ada-admin (Discord hides the group from the others).
-ADMIN_HELP_TEXT = N_("""**For server admins:** `/ada-admin settings` and `/ada-admin edition`: the server's settings and cards. `/ada-admin status`: how the bot is doing. `/ada-admin stats`: games per week, game length and seat wins. `/ada-admin away-limit`: the longest time away a member may announce. `/ada-admin rebuild-records`: recompute results, stats and ratings from the games.
+ADMIN_HELP_TEXT = N_("""\
+**For server admins:** `/ada-admin settings` and `/ada-admin edition`: the server's settings \
+and cards. `/ada-admin status`: how the bot is doing. `/ada-admin stats`: games per week, game \
+length and seat wins. `/ada-admin away-limit`: the longest time away a member may announce. \
+`/ada-admin rebuild-records`: recompute results, stats and ratings from the games.
 """)
 
 
