@@ -4,9 +4,12 @@ other languages, built the same way from the same values, say the same things.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import i18n
+from cogs import ui
 from engine import sentences
 from engine.rules import decision
 from engine.state import GameState
@@ -47,7 +50,33 @@ class TestEnglishRebuild:
             spoken = words.speaker(line, st.seat_names)
             text = spoken[1] if spoken else line
             assert sentences.parse(text) is not None, f"no sentence says {text!r}"
-            assert words.log_line(EN, st, line, rebuild=True) == line
+            assert words.log_line(EN, st, line, rebuild=True) == real_plurals(line)
+
+
+def real_plurals(line: str) -> str:
+    """The engine's line with its "Book(s)" said as a player reads it (issue 28)."""
+    line = re.sub(r"\b1 Book\(s\)", "1 Book", line)
+    return re.sub(r"\b(\d+) Book\(s\)", r"\1 Books", line)
+
+
+#: A plural said as "(s)", "(es)" or "(n)" ("1 Book(s)", "carta(s)"), in any language.
+FAKE_PLURAL = re.compile(r"\w\((s|es|n)\)")
+
+
+class TestRealPlurals:
+    @pytest.mark.parametrize("players,seed", GAMES[:4])
+    def test_no_log_line_a_player_reads_says_a_plural_with_s(self, players: int, seed: int) -> None:
+        """`/ada log` (cogs.ui.recent_log) in each language says "1 Book", "2 Books": never
+        "Book(s)", while the engine's stored log keeps its words (the golden digests)."""
+        st, _ = random_game(players, seed)
+        assert any("Book(s)" in line for line in st.log), "no line to check"  # the engine's
+        for code in ("en", "es", "ja"):
+            shown = ui.recent_log(st, i18n.get(code), len(st.log), 10**9).splitlines()
+            assert len(shown) == len(st.log)
+            fake = [line for line in shown if FAKE_PLURAL.search(line)]
+            assert not fake, (code, fake[:3])
+        english = ui.recent_log(st, EN, len(st.log), 10**9)
+        assert re.search(r"\b1 Book\b", english) or re.search(r"\b[02-9] Books\b", english)
 
 
 class TestOtherLanguages:
