@@ -159,7 +159,7 @@ class TestServerSettings:
         )
         admin = table.guild.add_member(table.env.create_user("admin"), roles=[admins])
         res = await admin.slash(table.channel, "ada-admin settings", max_open_lobbies=1)
-        assert "1 open lobbies per member" in private_text(res)
+        assert "1 open lobby per member" in private_text(res)
         await table.alice.slash(table.channel, "ada new", players=2)
         res = await table.alice.slash(table.channel, "ada new", players=2)
         assert "before creating another" in texts(res.response)

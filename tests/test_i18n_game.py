@@ -10,10 +10,12 @@ import pytest
 
 import i18n
 from cogs import ui
+from cogs.records import reliability_text
 from engine import sentences
 from engine.rules import decision
 from engine.state import GameState
 from i18n import game as words
+from store.records import Reliability
 from tests.engine_helpers import random_game
 
 EN = i18n.ENGLISH
@@ -121,3 +123,26 @@ class TestEngineStaysEnglish:
                     continue
                 found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in banned]
         assert not found, found
+
+
+class TestCountedWords:
+    @pytest.mark.parametrize(
+        "code,one,two",
+        [
+            ("en", ("1 turn by a stand-in", "1 game left"), ("2 turns by", "2 games left")),
+            ("es", ("1 turno jugado", "1 partida abandonada"), ("2 turnos", "2 partidas")),
+        ],
+    )
+    def test_a_members_reliability_says_one_and_many(
+        self, code: str, one: tuple[str, str], two: tuple[str, str]
+    ) -> None:
+        """A profile's and a lobby's reliability line: "1 game left", never "1 games left"."""
+        tr = i18n.get(code)
+        said = reliability_text(
+            tr, Reliability(turns=9, late_turns=0, standin_turns=1, games_left=1)
+        )
+        assert all(words in said for words in one), said
+        said = reliability_text(
+            tr, Reliability(turns=9, late_turns=0, standin_turns=2, games_left=2)
+        )
+        assert all(words in said for words in two), said
