@@ -19,7 +19,7 @@ from discord.ext import commands
 import i18n
 from cogs import admin, ui
 from cogs.base import AdaCog, defer, friendly, say
-from cogs.service import Oops
+from cogs.service import Oops, OopsN
 from cogs.text import shorten
 from i18n import Lang
 from render.records import BoardRow, draw_leaderboard, draw_profile
@@ -489,7 +489,11 @@ class RecordsCog(AdaCog, name="Records"):
             raise Oops("That date is already past.")
         days = await self.store.max_away_days(interaction.guild_id or 0)
         if back - now > timedelta(days=days):
-            raise Oops("This server allows an absence of at most {days} days.", days=days)
+            raise OopsN(
+                "This server allows an absence of at most {n} day.",
+                "This server allows an absence of at most {n} days.",
+                days,
+            )
         await self.store.set_away(interaction.user.id, back, now=now)
         self.games.forget_away(interaction.user.id)
         await self.refresh_turns(interaction.user.id)

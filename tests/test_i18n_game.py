@@ -11,6 +11,7 @@ import pytest
 import i18n
 from cogs import ui
 from cogs.records import reliability_text
+from cogs.service import OopsN
 from engine import sentences
 from engine.rules import decision
 from engine.state import GameState
@@ -146,3 +147,20 @@ class TestCountedWords:
             tr, Reliability(turns=9, late_turns=0, standin_turns=2, games_left=2)
         )
         assert all(words in said for words in two), said
+
+    def test_a_counted_refusal_says_one_and_many(self) -> None:
+        """A refusal that counts (OopsN) takes the catalog's form for the number, in English
+        (its str, for the logs, too) and in each language."""
+
+        def refusal(n: int) -> OopsN:
+            return OopsN(
+                "This server allows an absence of at most {n} day.",
+                "This server allows an absence of at most {n} days.",
+                n,
+            )
+
+        assert str(refusal(1)).endswith("at most 1 day.")
+        assert refusal(3).said(EN).endswith("at most 3 days.")
+        assert "1 día como mucho" in refusal(1).said(i18n.get("es"))
+        assert "3 días como mucho" in refusal(3).said(i18n.get("es"))
+        assert "最長3日" in refusal(3).said(i18n.get("ja"))
