@@ -223,10 +223,12 @@ class SettingsCog(AdaCog, name="Settings"):
         )
         lines = [
             tr._("• reminders after {hours} h without a move", hours=tr.num(s.reminder_hours)),
-            tr._(
-                "• {n} open lobbies per member", n=s.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER
+            tr.n_(
+                "• {n} open lobby per member",
+                "• {n} open lobbies per member",
+                s.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER,
             ),
-            tr._("• {n} games at most", n=s.max_games or MAX_GAMES_PER_SERVER),
+            tr.n_("• {n} game at most", "• {n} games at most", s.max_games or MAX_GAMES_PER_SERVER),
             (
                 tr._("• new games on edition {name} (kept for this server)", name=s.edition)
                 if s.edition

@@ -152,11 +152,7 @@ def _drew(tr: Lang, n: int) -> str:
 
 def _resources(tr: Lang, gained: dict[str, int]) -> str:
     """'+£2, 1 Coal, 2 Books' (resources gained in a row said once, plurals by the catalog)."""
-    parts = [
-        tr.n_("{n} Book", "{n} Books", n) if kind == "books" else words.amount(tr, {kind: n})
-        for kind, n in gained.items()
-    ]  # (the engine's own text says "1 Book(s)")
-    return tr._("+{amount}", amount=tr._(", ").join(parts))
+    return tr._("+{amount}", amount=words.amount(tr, gained))
 
 
 @dataclass(slots=True)

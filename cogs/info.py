@@ -17,7 +17,7 @@ from cogs.base import AdaCog, defer, friendly, say
 from cogs.clicks import ClickAnswer
 from cogs.rules_help import rules_text
 from cogs.service import Oops, status_problem
-from cogs.text import escape
+from cogs.text import escape, shorten
 from engine import GameState
 from engine.scoring import CATEGORIES
 from engine.scoring import score as score_so_far
@@ -25,6 +25,7 @@ from i18n import N_, Lang
 from i18n import game as words
 from store import GameRecord
 
+EMBED_MAX = 4096  # characters of an embed's description
 HIDDEN_CATEGORIES = ("Partners", "Meetings")  # depend on the hidden hand and deck
 
 HELP_TEXT = N_("""\
@@ -44,6 +45,23 @@ stops them. A player away for long? `/ada standin` asks an AI to play their turn
 creator, a server admin or a moderator who may manage threads asks, or the other players still \
 in the server vote for it. The same people may cancel a game (`/ada cancel`).
 • `/ada language` chooses the language of your private answers and DMs.
+""")
+
+# The commands of issue 30 in their own message (the one above keeps its translations).
+RECORDS_HELP_TEXT = N_("""\
+• `/ada games`: your games here, those waiting for you first. `/ada records history`, \
+`/ada records profile` and `/ada records leaderboard`: finished games, results and ratings of \
+this server's members. `/ada export`: a finished game's record as a file.
+• Away for a while? `/ada away until:2026-12-24` pauses your reminders, and no stand-in can be \
+asked for your turns, until then; `/ada away` without a date: you are back.
+""")
+
+# Shown only to members who may use /ada-admin (Discord hides the group from the others).
+ADMIN_HELP_TEXT = N_("""\
+**For server admins:** `/ada-admin settings` and `/ada-admin edition`: the server's settings \
+and cards. `/ada-admin status`: how the bot is doing. `/ada-admin stats`: games per week, game \
+length and seat wins. `/ada-admin away-limit`: the longest time away a member may announce. \
+`/ada-admin rebuild-records`: recompute results, stats and ratings from the games.
 """)
 
 
@@ -346,8 +364,13 @@ class InfoCog(AdaCog, name="Info"):
     @app_commands.command(name="help", description="How to play Ada's Dream with this bot.")
     @friendly
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """How to play with this bot."""
-        await say(interaction, (await self.lang_of(interaction))._(HELP_TEXT))
+        """How to play with this bot, and the admins' commands to those who may use them."""
+        tr = await self.lang_of(interaction)
+        text = tr._(HELP_TEXT) + tr._(RECORDS_HELP_TEXT)
+        if interaction.permissions.manage_guild or interaction.permissions.administrator:
+            text += "\n" + tr._(ADMIN_HELP_TEXT)
+        # An embed: the whole help in one message (a message's text holds 2,000 characters).
+        await say(interaction, "", embed=discord.Embed(description=shorten(text, EMBED_MAX)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,7 +17,7 @@ from cogs import ui
 from cogs.base import AdaCog, defer, friendly, language_choices, say
 from cogs.clicks import ClickAnswer
 from cogs.records import lobby_reliability
-from cogs.service import Oops, PublishError
+from cogs.service import Oops, OopsN, PublishError
 from cogs.text import clean_name
 from engine.edition import edition_problem
 from i18n import N_, Lang
@@ -182,10 +182,12 @@ class LobbyCog(AdaCog, name="Lobby"):
         ]
         if len(mine) >= max_lobbies:
             links = ", ".join(f"<#{g.thread_id}>" for g in mine if g.thread_id)
-            raise Oops(
+            raise OopsN(
+                "You already have {n} game waiting for players ({links}): start or "
+                "cancel it before creating another.",
                 "You already have {n} games waiting for players ({links}): start or "
                 "cancel one of them before creating another.",
-                n=len(mine),
+                len(mine),
                 links=links,
             )
         made = await self.store.games_created(
@@ -198,10 +200,12 @@ class LobbyCog(AdaCog, name="Lobby"):
                 n=made,
             )
         if len(await self.store.games_in_guild(guild_id)) >= max_games:
-            raise Oops(
+            raise OopsN(
+                "This server already has {n} game set up or being played: "
+                "finish or cancel it before creating more.",
                 "This server already has {n} games set up or being played: "
                 "finish or cancel some before creating more.",
-                n=max_games,
+                max_games,
             )
 
     async def create(

@@ -19,7 +19,7 @@ from discord.ext import commands
 import i18n
 from cogs import admin, ui
 from cogs.base import AdaCog, defer, friendly, say
-from cogs.service import Oops
+from cogs.service import Oops, OopsN
 from cogs.text import shorten
 from i18n import Lang
 from render.records import BoardRow, draw_leaderboard, draw_profile
@@ -54,14 +54,15 @@ def duration_text(tr: Lang, seconds: float) -> str:
 
 
 def reliability_text(tr: Lang, r: Reliability | None) -> str:
-    """'on time 92% · stand-in 3 turns · left 1 game' (or that there is nothing yet)."""
+    """'on time 92% · 3 turns by a stand-in · 1 game left' (or that there is nothing yet)."""
     if r is None or r.on_time is None:
         return tr._("no finished games yet")
-    return tr._(
-        "on time {on_time} · {standins} turns by a stand-in · {left} games left",
-        on_time=percent(tr, r.on_time, 1),
-        standins=r.standin_turns,
-        left=r.games_left,
+    return " · ".join(
+        (
+            tr._("on time {on_time}", on_time=percent(tr, r.on_time, 1)),
+            tr.n_("{n} turn by a stand-in", "{n} turns by a stand-in", r.standin_turns),
+            tr.n_("{n} game left", "{n} games left", r.games_left),
+        )
     )
 
 
@@ -488,7 +489,11 @@ class RecordsCog(AdaCog, name="Records"):
             raise Oops("That date is already past.")
         days = await self.store.max_away_days(interaction.guild_id or 0)
         if back - now > timedelta(days=days):
-            raise Oops("This server allows an absence of at most {days} days.", days=days)
+            raise OopsN(
+                "This server allows an absence of at most {n} day.",
+                "This server allows an absence of at most {n} days.",
+                days,
+            )
         await self.store.set_away(interaction.user.id, back, now=now)
         self.games.forget_away(interaction.user.id)
         await self.refresh_turns(interaction.user.id)
@@ -596,7 +601,14 @@ class RecordsAdminCog(AdaCog, name="RecordsAdmin"):
             interaction.guild_id or 0, int(days), now=self.games.now()
         )
         tr = await self.lang_of(interaction)
-        await say(interaction, tr._("Members may now be away for up to {days} days.", days=days))
+        await say(
+            interaction,
+            tr.n_(
+                "Members may now be away for up to {n} day.",
+                "Members may now be away for up to {n} days.",
+                int(days),
+            ),
+        )
 
     @app_commands.command(
         name="rebuild-records", description="Recompute results, stats and ratings from the games."

@@ -76,6 +76,18 @@ class Oops(Exception):
         return tr._(self.template, **self.fields)
 
 
+class OopsN(Oops):
+    """An `Oops` that counts something ("1 day", "2 days"): the catalog's form for ``n``."""
+
+    def __init__(self, singular: str, plural: str, n: int, **fields: Any) -> None:
+        super().__init__(singular if n == 1 else plural, n=n, **fields)
+        self.template, self.plural, self.n = singular, plural, n
+        del self.fields["n"]  # n_ gives it to the text
+
+    def said(self, tr: Lang) -> str:
+        return tr.n_(self.template, self.plural, self.n, **self.fields)
+
+
 class PublishError(Exception):
     """The turn message could not be posted or edited (after retries)."""
 

@@ -57,6 +57,7 @@ KEYWORDS: dict[str, Any] = {
     "n_": (1, 2),
     "p_": ((1, "c"), 2),
     "Oops": None,
+    "OopsN": (1, 2),
     "StoreError": None,
     "LobbyError": None,
     "CannotUndo": None,

@@ -98,7 +98,8 @@ def where(tr: Lang, place: str) -> str:
 
 
 def amount(tr: Lang, cost: dict[str, int]) -> str:
-    """Resources: "£3, 2 Coal, 1 Book(s)" (as engine.common.cost_text writes them)."""
+    """Resources: "£3, 2 Coal, 1 Book" (engine.common.cost_text writes "1 Book(s)"; said here
+    with a real plural)."""
     parts = []
     for kind, n in cost.items():
         if kind == "money":
@@ -108,7 +109,7 @@ def amount(tr: Lang, cost: dict[str, int]) -> str:
         elif kind == "brass":
             parts.append(tr.n_("{n} Brass", "{n} Brass", n))
         elif kind == "books":
-            parts.append(tr.n_("{n} Book(s)", "{n} Book(s)", n))
+            parts.append(tr.n_("{n} Book", "{n} Books", n))
         elif kind == "innovation":
             parts.append(tr.n_("{n} Innovation", "{n} Innovation", n))
         else:
@@ -656,6 +657,12 @@ def _parse(text: str) -> tuple[sentences.Sentence, dict[str, str]] | None:
     return sentences.parse(text)
 
 
+def fake_plural(text: str) -> bool:
+    """Whether an engine text says a plural as "(s)" ("1 Book(s)"): its stored words stay (the
+    golden digests hold them), what a player reads is rebuilt with the catalog's plurals."""
+    return "(s)" in text
+
+
 def speaker(line_text: str, names: list[str]) -> tuple[int, str] | None:
     """(seat, text) of a log line spoken by a player; longest name first, as one may prefix
     another."""
@@ -671,7 +678,7 @@ def sentence(
 ) -> str:
     """A logged sentence (without its speaker) in the language; ``template``: another English
     template with the same fields to say it with (a short form). A line no rule writes stays."""
-    if tr.code == "en" and not rebuild and template is None:
+    if tr.code == "en" and not rebuild and template is None and not fake_plural(text):
         return text
     parsed = _parse(text)
     if parsed is None:
@@ -687,8 +694,9 @@ def sentence(
 
 
 def log_line(tr: Lang, st: GameState, text: str, *, rebuild: bool = False) -> str:
-    """A line of the game's log in the language: "<player>: <sentence>" or a line of no player."""
-    if tr.code == "en" and not rebuild:
+    """A line of the game's log in the language: "<player>: <sentence>" or a line of no player.
+    English gives the engine's line, rebuilt only where it says a plural as "(s)"."""
+    if tr.code == "en" and not rebuild and not fake_plural(text):
         return text
     spoken = speaker(text, st.seat_names)
     if spoken is None:

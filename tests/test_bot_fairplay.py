@@ -3,6 +3,7 @@ host could do, and how the bot answers. Each case was a hole before its fix."""
 
 from __future__ import annotations
 
+import inspect
 import sqlite3
 from typing import Any
 
@@ -143,8 +144,9 @@ class TestLimits:
         assert "created **Ada's Dream game" in texts(table.channel.last_message)
 
     async def test_a_server_has_a_cap(self, table: Any, monkeypatch: Any) -> None:
-        from cogs import lobby
-
+        # the module the bot runs: each bot loads its extensions afresh, so `from cogs import
+        # lobby` may give an older copy (one imported before, e.g. by i18n.extract)
+        lobby = inspect.getmodule(table.env.bot.get_cog("Lobby"))
         monkeypatch.setattr(lobby, "MAX_GAMES_PER_SERVER", 2)
         await table.alice.slash(table.channel, "ada new", players=2)
         await table.bob.slash(table.channel, "ada new", players=2)
@@ -159,10 +161,11 @@ class TestServerSettings:
         )
         admin = table.guild.add_member(table.env.create_user("admin"), roles=[admins])
         res = await admin.slash(table.channel, "ada-admin settings", max_open_lobbies=1)
-        assert "1 open lobbies per member" in private_text(res)
+        assert "1 open lobby per member" in private_text(res)
         await table.alice.slash(table.channel, "ada new", players=2)
         res = await table.alice.slash(table.channel, "ada new", players=2)
-        assert "before creating another" in texts(res.response)
+        assert "You already have 1 game waiting for players" in texts(res.response)
+        assert "start or cancel it before creating another" in texts(res.response)
         res = await admin.slash(table.channel, "ada-admin edition")
         assert "designed-1" in private_text(res) and "bot default" in private_text(res)
         res = await admin.slash(table.channel, "ada-admin edition", name="no-such-edition")

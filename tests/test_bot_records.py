@@ -168,6 +168,10 @@ async def test_an_admin_sets_the_longest_absence(table: Any) -> None:
     assert "up to 60 days" in private_text(res)
     res = await mover.slash(table.channel, "ada away", until=day_after(40))
     assert "You are away until" in private_text(res)
+    res = await admin.slash(table.channel, "ada-admin away-limit", days=1)
+    assert "up to 1 day." in private_text(res)  # a real plural, not "1 days"
+    res = await mover.slash(table.channel, "ada away", until=day_after(3))
+    assert "at most 1 day." in private_text(res)
 
 
 async def test_several_games_due_come_as_one_reminder(table: Any) -> None:

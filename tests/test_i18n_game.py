@@ -4,13 +4,19 @@ other languages, built the same way from the same values, say the same things.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import i18n
+from cogs import ui
+from cogs.records import reliability_text
+from cogs.service import OopsN
 from engine import sentences
 from engine.rules import decision
 from engine.state import GameState
 from i18n import game as words
+from store.records import Reliability
 from tests.engine_helpers import random_game
 
 EN = i18n.ENGLISH
@@ -47,7 +53,33 @@ class TestEnglishRebuild:
             spoken = words.speaker(line, st.seat_names)
             text = spoken[1] if spoken else line
             assert sentences.parse(text) is not None, f"no sentence says {text!r}"
-            assert words.log_line(EN, st, line, rebuild=True) == line
+            assert words.log_line(EN, st, line, rebuild=True) == real_plurals(line)
+
+
+def real_plurals(line: str) -> str:
+    """The engine's line with its "Book(s)" said as a player reads it (issue 28)."""
+    line = re.sub(r"\b1 Book\(s\)", "1 Book", line)
+    return re.sub(r"\b(\d+) Book\(s\)", r"\1 Books", line)
+
+
+#: A plural said as "(s)", "(es)" or "(n)" ("1 Book(s)", "carta(s)"), in any language.
+FAKE_PLURAL = re.compile(r"\w\((s|es|n)\)")
+
+
+class TestRealPlurals:
+    @pytest.mark.parametrize("players,seed", GAMES[:4])
+    def test_no_log_line_a_player_reads_says_a_plural_with_s(self, players: int, seed: int) -> None:
+        """`/ada log` (cogs.ui.recent_log) in each language says "1 Book", "2 Books": never
+        "Book(s)", while the engine's stored log keeps its words (the golden digests)."""
+        st, _ = random_game(players, seed)
+        assert any("Book(s)" in line for line in st.log), "no line to check"  # the engine's
+        for code in ("en", "es", "ja"):
+            shown = ui.recent_log(st, i18n.get(code), len(st.log), 10**9).splitlines()
+            assert len(shown) == len(st.log)
+            fake = [line for line in shown if FAKE_PLURAL.search(line)]
+            assert not fake, (code, fake[:3])
+        english = ui.recent_log(st, EN, len(st.log), 10**9)
+        assert re.search(r"\b1 Book\b", english) or re.search(r"\b[02-9] Books\b", english)
 
 
 class TestOtherLanguages:
@@ -92,3 +124,43 @@ class TestEngineStaysEnglish:
                     continue
                 found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in banned]
         assert not found, found
+
+
+class TestCountedWords:
+    @pytest.mark.parametrize(
+        "code,one,two",
+        [
+            ("en", ("1 turn by a stand-in", "1 game left"), ("2 turns by", "2 games left")),
+            ("es", ("1 turno jugado", "1 partida abandonada"), ("2 turnos", "2 partidas")),
+        ],
+    )
+    def test_a_members_reliability_says_one_and_many(
+        self, code: str, one: tuple[str, str], two: tuple[str, str]
+    ) -> None:
+        """A profile's and a lobby's reliability line: "1 game left", never "1 games left"."""
+        tr = i18n.get(code)
+        said = reliability_text(
+            tr, Reliability(turns=9, late_turns=0, standin_turns=1, games_left=1)
+        )
+        assert all(words in said for words in one), said
+        said = reliability_text(
+            tr, Reliability(turns=9, late_turns=0, standin_turns=2, games_left=2)
+        )
+        assert all(words in said for words in two), said
+
+    def test_a_counted_refusal_says_one_and_many(self) -> None:
+        """A refusal that counts (OopsN) takes the catalog's form for the number, in English
+        (its str, for the logs, too) and in each language."""
+
+        def refusal(n: int) -> OopsN:
+            return OopsN(
+                "This server allows an absence of at most {n} day.",
+                "This server allows an absence of at most {n} days.",
+                n,
+            )
+
+        assert str(refusal(1)).endswith("at most 1 day.")
+        assert refusal(3).said(EN).endswith("at most 3 days.")
+        assert "1 día como mucho" in refusal(1).said(i18n.get("es"))
+        assert "3 días como mucho" in refusal(3).said(i18n.get("es"))
+        assert "最長3日" in refusal(3).said(i18n.get("ja"))
