@@ -333,10 +333,10 @@ class PlayMixin(StoreBase):
             return new
 
         async def move_and_record(tx: Tx) -> GameState:
-            new = await move(tx)
+            # the message first: the move's one-statement write must be its job's last write
             if posted is not None:
                 await record_posted(tx, game_id, posted, at)
-            return new
+            return await move(tx)
 
         try:
             new = await self._db.write(move_and_record)

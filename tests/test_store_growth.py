@@ -4,6 +4,7 @@ what each thread shows is recorded."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from datetime import timedelta
@@ -169,3 +170,23 @@ async def test_sqlite_lookups_use_their_indexes(tmp_path: Any) -> None:
     thread = plan(path, "SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1", 5)
     assert "games_thread" in thread, thread
     assert raw(path, "SELECT COUNT(*) FROM seats WHERE open = 1") == [(2,)]
+
+
+async def test_moves_carrying_turn_messages_commit_together(store: Any) -> None:
+    """Moves of several games committed in one transaction (group commit), each with the turn
+    message its game's last click posted: all are written, each with its message."""
+    games = [(await started_game(store, players=2, seed=10 + i))[0] for i in range(6)]
+    posted = {}
+    moves = []
+    for game in games:
+        state, seq = await store.load_state(game)
+        dec = state.decision
+        posted[game] = PostedTurn(9, 800 + game, Shows(800 + game, seq, None, dec.player))
+        moves.append(
+            store.apply_choice(game, seq, dec.player, dec.choices[0].id, posted=posted[game])
+        )
+    await asyncio.gather(*moves)
+    for game in games:
+        turn = await store.latest_message(game, "turn")
+        assert turn is not None and turn.message_id == 800 + game
+        assert (await store.load_state(game))[1] == 1
