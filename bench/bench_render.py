@@ -13,6 +13,10 @@ time in ms and the PNG size in bytes. With --baseline REV the render package of 
 revision runs the same workloads in a subprocess (same engine), printed beside the current one
 (images the old package lacks are left blank). Goals (issue 22): board < 50 ms, Mill < 20 ms.
 --core pins the process (and the baseline's) to one CPU.
+
+--png splits the decision pictures (focus) along a game into drawing, choosing the palette and
+deflating (best of --repeat runs each, so a loaded machine counts less), prints the PNG step's
+share, and the deflate settings tried instead (time and size of the same palette pictures).
 """
 
 from __future__ import annotations
@@ -127,18 +131,65 @@ def baseline(rev: str, repeat: int, core: int | None) -> dict[str, dict[str, flo
     return json.loads(out)
 
 
+def png_split(repeat: int) -> None:
+    """Where a decision picture's time goes: drawing, palette, deflate; and deflate settings."""
+    import zlib
+
+    from render._draw import deflate, palette_image
+    from render.focus import draw_focus
+
+    game = [st for st in along_a_game() if st.decision is not None]
+    draw_focus(game[0], game[0].current)  # imports, fonts, cached layers
+
+    def best(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
+        times, out = [float("inf")] * len(items), [None] * len(items)
+        for _ in range(repeat):
+            for i, item in enumerate(items):
+                t = time.perf_counter()
+                out[i] = fn(item)
+                times[i] = min(times[i], (time.perf_counter() - t) * 1000)
+        return times, out
+
+    draw_ms, canvases = best(lambda st: draw_focus(st, st.current), game)
+    palette_ms, pictures = best(lambda cv: palette_image(cv.im), canvases)
+    settings = {
+        "level 5 (in use)": {"compress_level": 5},
+        "level 4": {"compress_level": 4},
+        "level 6": {"compress_level": 6},
+        "level 5, filtered": {"compress_level": 5, "compress_type": zlib.Z_FILTERED},
+        "level 1, RLE": {"compress_level": 1, "compress_type": zlib.Z_RLE},
+        "level 9, optimize": {"compress_level": 9, "optimize": True},
+    }
+    rows = {}
+    for name, options in settings.items():
+        ms, data = best(lambda q, o=options: deflate(q, **o), pictures)
+        rows[name] = (statistics.median(ms), statistics.median(len(d) for d in data) / 1024)
+    draw, palette = statistics.median(draw_ms), statistics.median(palette_ms)
+    deflate_ms = rows["level 5 (in use)"][0]
+    whole = draw + palette + deflate_ms
+    print(f"decision pictures (focus), {len(game)} states, median of each step's best ms:")
+    print(f"  draw {draw:.2f}  palette {palette:.2f}  deflate {deflate_ms:.2f}  = {whole:.2f} ms;")
+    print(f"  the PNG step (palette + deflate) is {(palette + deflate_ms) / whole:.0%} of it")
+    for name, (ms, kib) in rows.items():
+        print(f"  deflate {name:20} {ms:6.2f} ms {kib:6.1f} KiB")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--baseline", help="git revision whose render package to compare with")
     ap.add_argument("--core", type=int, help="pin to this CPU")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--png", action="store_true", help="split the decision pictures' time")
     args = ap.parse_args()
     if args.core is not None:
         os.sched_setaffinity(0, {args.core})
     if args.json:
         sys.path.remove(str(ROOT))  # PYTHONPATH puts the baseline's render first
         print(json.dumps(measure(args.repeat)))
+        return
+    if args.png:
+        png_split(args.repeat)
         return
     st = late_game()
     print(

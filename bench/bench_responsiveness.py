@@ -110,6 +110,10 @@ async def main(args: argparse.Namespace) -> None:
             rec = await store.latest_message(game, "lobby")
             return next(m for m in thread_of(game).history() if m.id == rec.message_id)
 
+        async def turn_message(game: int) -> Any:
+            """What the bot shows (a message posted by a click is written with the next move)."""
+            return bot.ada.games.shown.get(game) or await store.latest_message(game, "turn")
+
         human_games = []
         for _ in range(args.games):
             await people[0].slash(channel, "ada new", players=2)
@@ -143,7 +147,7 @@ async def main(args: argparse.Namespace) -> None:
                         continue
                     rec = await store.get_game(game)
                     actor = by_id[rec.seat_at(dec.player).user_id]
-                    msg = await store.latest_message(game, "turn")
+                    msg = await turn_message(game)
                     message = next(m for m in thread_of(game).history() if m.id == msg.message_id)
                     ids = [
                         i
@@ -153,7 +157,7 @@ async def main(args: argparse.Namespace) -> None:
                     if ids:
                         clicks.click(actor, message, rng.choice(ids))
             game = rng.choice(human_games)
-            msg = await store.latest_message(game, "turn")
+            msg = await turn_message(game)
             message = next(m for m in thread_of(game).history() if m.id == msg.message_id)
             clicks.click(people[tick % 2], message, ui.cid_hand(game))
             tick += 1

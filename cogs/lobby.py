@@ -444,6 +444,7 @@ class LobbyCog(AdaCog, name="Lobby"):
             self.games.stop_ai(rec.id)
             rec = await self.store.get_game(rec.id)
             await self.refresh_lobby(rec, answer)
+            await self.games.write_posted(rec.id)
             turn = await self.store.latest_message(rec.id, "turn")
             tr = self.game_lang(rec)
             if turn is not None:

@@ -8,8 +8,10 @@ down, so that the turn message's edit is the click's answer: one REST call inste
 The turn message: one message per turn in the game's thread. It is edited in place while the
 same player decides, and posted anew (mentioning the player: the turn ping) when the turn passes;
 the previous one then shrinks to a one-line record of what that turn played. Every version is
-recorded with ``store.record_message(game, "turn", ...)`` with the sequence number it shows, so
-a restarted bot knows whether the thread is up to date.
+recorded with the sequence number it shows, so a restarted bot knows whether the thread is up to
+date: a message posted by a click is written with the game's next move (or the next batch of
+shown marks), so every click is one read and one write; a restart finds a message the database
+missed in the thread (``notice_restore``) and edits it instead of posting another.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from engine.state import Choice
 from i18n import N_, Lang
 from i18n import game as words
 from store import GameRecord, NotYourTurn, SeatRecord, StaleMove, Store
-from store.backend import ActiveGame, Shows
+from store.backend import ActiveGame, PostedTurn, Shows
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +210,11 @@ def game_lang(rec: GameRecord) -> Lang:
 
 
 RESTORE_LOOKBACK = 20
-"""Messages of a thread read at start to notice a restored backup (``notice_restore``)."""
+"""Messages of a thread read at start to notice a restored backup or a turn message the
+database missed (``notice_restore``): the latest ones; if they do not reach back to the turn
+message the database knows, also the first ones after it (a turn message it missed was posted
+right after that one, whatever was said in the thread since): a page of ``AFTER_RECORDED``."""
+AFTER_RECORDED = 100  # Discord's page of messages: one REST call
 
 _CONTROL = re.compile(r"^ada:[a-z]+:(\d+):(\d+)")
 
@@ -246,6 +252,7 @@ class GameService:
         self.behind: dict[int, ActiveGame] = {}
         """Games whose thread was behind at start, brought up to date on their next event."""
         self._unsaved: dict[int, Shows] = {}  # shown marks not yet written (flush_shown)
+        self._unrecorded: dict[int, PostedTurn] = {}  # turn messages posted, not yet written
         self._languages = Recent(LANGUAGES_KEPT)  # member -> (language, when read)
         self._away = Recent(LANGUAGES_KEPT)  # member -> (away until or None, when read)
         self._members: dict[tuple[int, int], tuple[bool, float]] = {}
@@ -548,11 +555,9 @@ class GameService:
         position = self.store.position(rec.id)
         log_digest = position[1] if position is not None and position[0] == seq else None
         shows = Shows(msg.id, seq, log_digest, player)
-        if posted:  # a new message: the database must know it at once (an edit keeps the same)
+        if posted:  # a new message: written with the game's next write (its next move)
             self._unsaved.pop(rec.id, None)
-            await self.store.record_message(
-                rec.id, "turn", msg.channel.id, msg.id, seq, now=self.now(), shows=shows
-            )
+            self._unrecorded[rec.id] = PostedTurn(msg.channel.id, msg.id, shows)
         else:
             self._note_shown(rec.id, shows)
         self.stale.discard(rec.id)
@@ -562,18 +567,47 @@ class GameService:
     def _note_shown(self, game_id: int, shows: Shows) -> None:
         """Remember to record what a thread shows, with other games' in one write: at the
         next reminder round (``flush_shown``) or when the bot closes."""
-        self._unsaved[game_id] = shows
+        posted = self._unrecorded.get(game_id)
+        if posted is not None and posted.message_id == shows.message_id:
+            self._unrecorded[game_id] = PostedTurn(posted.channel_id, posted.message_id, shows)
+        else:
+            self._unsaved[game_id] = shows
+
+    def posted_turn(self, game_id: int) -> PostedTurn | None:
+        """The game's turn message posted but not yet written: for the game's next write."""
+        return self._unrecorded.get(game_id)
+
+    async def write_posted(self, game_id: int) -> None:
+        """Write the game's turn message posted but not yet written, now (a game that ends or
+        is cancelled makes no next move to carry it)."""
+        posted = self._unrecorded.pop(game_id, None)
+        if posted is not None:
+            await self.store.record_message(
+                game_id,
+                "turn",
+                posted.channel_id,
+                posted.message_id,
+                posted.shows.seq,
+                now=self.now(),
+                shows=posted.shows,
+            )
+
+    def recorded(self, game_id: int, posted: PostedTurn | None) -> None:
+        """``posted`` was written (with a move): nothing left to record for it."""
+        if posted is not None and self._unrecorded.get(game_id) is posted:
+            del self._unrecorded[game_id]
 
     async def flush_shown(self) -> None:
         """Write the shown marks gathered so far (one transaction). A mark lost (the write
         failed, the process was killed) only costs that thread an edit at the next start."""
         batch, self._unsaved = self._unsaved, {}
-        if not batch:
+        posted, self._unrecorded = self._unrecorded, {}
+        if not batch and not posted:
             return
         try:
-            await self.store.mark_shown(batch, now=self.now())
+            await self.store.mark_shown(batch, now=self.now(), posted=posted)
         except Exception as exc:
-            log.warning("could not record what %d thread(s) show: %s", len(batch), exc)
+            log.warning("could not record what %d thread(s) show: %s", len(batch | posted), exc)
 
     async def shrink(
         self,
@@ -627,7 +661,10 @@ class GameService:
     async def publish_final(
         self, rec: GameRecord, state: GameState, answer: ClickAnswer | None = None
     ) -> None:
-        prev = await self.store.latest_message(rec.id, "turn")
+        await self.write_posted(rec.id)
+        prev: Any = self.shown.get(rec.id)  # (no read needed)
+        if prev is None:
+            prev = await self.store.latest_message(rec.id, "turn")
         if prev is not None:
             await self.shrink(rec, state, prev.channel_id, prev.message_id, answer)
         tr = game_lang(rec)
@@ -660,6 +697,7 @@ class GameService:
         message and its verified state; a later event reads them again."""
         self.shown.pop(game_id, None)
         self._unsaved.pop(game_id, None)
+        self._unrecorded.pop(game_id, None)
         self.behind.pop(game_id, None)
         self.store.forget_state(game_id)
 
@@ -744,48 +782,72 @@ class GameService:
         mine = self.shown.get(rec.id)  # what this process last showed, if it did
         if mine is not None and mine.seq == seq:
             return
+        missed: discord.Message | None = None
         if mine is not None:
             shown_seq, player = mine.seq, mine.player
         elif game is not None and game.shows is not None:
             shown_seq, player = game.shows.seq, game.shows.player
-            await self.notice_restore(rec, seq, game.shows.message_id)
+            missed = await self.notice_restore(rec, seq, game.shows.message_id)
         else:
             record = await self.store.latest_message(rec.id, "turn")
-            await self.notice_restore(rec, seq, record.message_id if record else None)
+            missed = await self.notice_restore(rec, seq, record.message_id if record else None)
             shown_seq = record.seq if record is not None else None
             player = dec.player if shown_seq == seq else None
-            if shown_seq is not None and shown_seq < seq:  # a game from before migration 10
+            if shown_seq is not None and shown_seq < seq and missed is None:  # before migration 10
                 player = await self.player_at(rec.id, shown_seq)
+        if mine is None and missed is not None:
+            # posted by a process that stopped before writing it: that message is the turn
+            # message (edited below, not posted again)
+            await self.store.record_message(
+                rec.id, "turn", missed.channel.id, missed.id, seq, now=self.now()
+            )
+            shown_seq, player = seq, dec.player
         log.info("game %s: the thread shows move %s, the game is at %s", rec.id, shown_seq, seq)
         passed = shown_seq is None or player != dec.player
         await self.publish_turn(rec, state, seq, how="pass" if passed else "edit", ping=passed)
 
-    async def notice_restore(self, rec: GameRecord, seq: int, recorded: int | None) -> None:
+    async def notice_restore(
+        self, rec: GameRecord, seq: int, recorded: int | None
+    ) -> discord.Message | None:
         """If the thread shows controls for moves the database does not have, the database was
         restored from a backup: retire those controls and tell the thread, once, which move the
         game is back at. One REST call (the thread's latest messages), none when the thread's
-        last message is the turn message the database ``recorded``."""
+        last message is the turn message the database ``recorded``.
+
+        Returns the newest turn message for the current decision ``seq`` posted after
+        ``recorded``: one the database missed (the process stopped before writing it)."""
         me = self.bot.user
         if me is None:
-            return
+            return None
+        missed: discord.Message | None = None
         try:
             channel = await self.channel(rec.thread_id or rec.channel_id)
             last = getattr(channel, "last_message_id", None)
             if recorded is not None and last == recorded:
-                return  # nothing was posted after what the database knows
+                return None  # nothing was posted after what the database knows
             ahead: dict[int, int] = {}  # message id -> the move its controls are for
-            async for msg in channel.history(limit=RESTORE_LOOKBACK):
+            read: list[discord.Message] = [
+                m
+                async for m in channel.history(limit=RESTORE_LOOKBACK)  # the newest first
+            ]
+            if recorded is not None and len(read) == RESTORE_LOOKBACK and read[-1].id > recorded:
+                after = discord.Object(recorded)  # the first ones after the recorded message
+                read += [m async for m in channel.history(limit=AFTER_RECORDED, after=after)]
+            for msg in read:
                 shown = shown_seq(msg, rec.id) if msg.author.id == me.id else None
                 if shown is not None and shown > seq:
                     ahead[msg.id] = shown
+                newer = recorded is None or msg.id > recorded
+                if shown == seq and newer and (missed is None or msg.id > missed.id):
+                    missed = msg
         except discord.HTTPException as exc:
             log.info("game %s: could not look for a restore: %s", rec.id, exc)
-            return
+            return None
         if not ahead:
-            return
+            return missed
         undone = [m for m, shown in ahead.items() if await self.lost_in_restore(rec.id, shown)]
         if not undone:
-            return
+            return missed
         log.warning(
             "game %s: the thread shows moves the database does not have: restored from a"
             " backup, the game is back at move %s",
@@ -942,9 +1004,10 @@ class GameService:
                 if not matches:
                     raise IllegalChoice(choice_id)
                 choice = matches[0]
+            posted = self.posted_turn(rec.id)
             try:
                 new = await self.store.apply_choice(
-                    rec.id, current, seat, choice.id, now=self.now(), remind=True
+                    rec.id, current, seat, choice.id, now=self.now(), remind=True, posted=posted
                 )
             except StaleMove:
                 raise Oops(
@@ -953,6 +1016,7 @@ class GameService:
                 ) from None
             except NotYourTurn:
                 raise Oops("It's not your turn.") from None
+            self.recorded(rec.id, posted)
             self.counted("player")
             shown = await self._after_commit(rec, state, new, current + 1, answer=answer)
             return Played(state, new, choice, shown)
@@ -1147,9 +1211,11 @@ class GameService:
                 d = new.decision
                 if d is None or d.player != dec.player:
                     break
+                posted = self.posted_turn(rec.id)
                 new = await self.store.apply_choice(
-                    rec.id, cur, dec.player, choice_id, now=self.now(), remind=True
+                    rec.id, cur, dec.player, choice_id, now=self.now(), remind=True, posted=posted
                 )
+                self.recorded(rec.id, posted)
                 cur += 1
             if cur == seq:  # the policy gave nothing usable: play one random choice
                 pick = self.cfg.rng.choice(dec.choices).id

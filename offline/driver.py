@@ -196,7 +196,10 @@ class Table:
         raise AssertionError(f"message {message_id} not found")
 
     async def turn_message(self, game: int) -> Any:
-        rec = await self.store.latest_message(game, "turn")
+        # what the bot shows (a turn message posted by a click is written with the next move)
+        rec: Any = self.env.bot.ada.games.shown.get(game)
+        if rec is None:
+            rec = await self.store.latest_message(game, "turn")
         assert rec is not None
         return self.message(self.thread(game), rec.message_id)
 

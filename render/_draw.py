@@ -819,11 +819,20 @@ class Canvas:
 
 
 def encode_png(im: Image.Image, compress_level: int = 6) -> bytes:
+    return deflate(palette_image(im), compress_level)
+
+
+def palette_image(im: Image.Image) -> Image.Image:
+    """The picture in at most 256 colours (the first half of ``encode_png``)."""
     sample = im.resize((max(1, im.width // 3), max(1, im.height // 3)), Image.Resampling.NEAREST)
     palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    q = im.quantize(palette=palette, dither=Image.Dither.NONE)
+    return im.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def deflate(q: Image.Image, compress_level: int = 6, **options: Any) -> bytes:
+    """A palette picture as PNG bytes (the second half of ``encode_png``)."""
     buf = io.BytesIO()
-    q.save(buf, "PNG", compress_level=compress_level)
+    q.save(buf, "PNG", compress_level=compress_level, **options)
     return buf.getvalue()
 
 

@@ -54,6 +54,8 @@ Messages
     ``await store.latest_message(game_id, "turn")``  -> MessageRecord | None
     What a thread shows: ``record_message(..., shows=Shows(...))`` with a new turn message,
     ``await store.mark_shown({game_id: Shows(message_id, seq, log_digest, player)})`` for edits
+    A turn message posted by a click: ``PostedTurn``, written with the game's next move
+        (``apply_choice(..., posted=...)``) or the next ``mark_shown(..., posted=[...])``
 
 Reminders (pass aware UTC datetimes, e.g. ``discord.utils.utcnow()``)
     ``await store.schedule_reminder(game_id, user_id, due_at, seq)``  -> Reminder (``attempt``

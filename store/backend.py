@@ -94,6 +94,17 @@ class Shows:
 
 
 @dataclass(frozen=True)
+class PostedTurn:
+    """A turn message posted but not yet recorded: it is written with the game's next write
+    (its next move) or with the next batch of shown marks, so a click that passes the turn
+    stays one write. A process killed meanwhile finds it in the thread at its start."""
+
+    channel_id: int
+    message_id: int
+    shows: Shows  # what it shows (``shows.seq``: the decision it is about)
+
+
+@dataclass(frozen=True)
 class ActiveGame:
     """An active game as a restart sees it: where it is, and what its thread shows (None: not
     recorded, e.g. a game from before migration 10)."""

@@ -29,7 +29,16 @@ from typing import Any, Literal, overload
 from engine import GameSetup, GameState, IllegalChoice, replay
 
 from . import choicelog, codec
-from .backend import ChoiceRow, GameRow, LogEnd, MoveWrite, SnapshotRow, Tx, UndoWrite
+from .backend import (
+    ChoiceRow,
+    GameRow,
+    LogEnd,
+    MoveWrite,
+    PostedTurn,
+    SnapshotRow,
+    Tx,
+    UndoWrite,
+)
 from .base import StoreBase
 from .common import (
     CHECKPOINT_EVERY,
@@ -48,6 +57,7 @@ from .errors import (
     StaleMove,
     StoreError,
 )
+from .messages import record_posted
 from .models import ChoiceRecord, GameRecord, GuildSettings, SeatRecord, UserSettings
 from .verify import Replayed, Verified, replay_rows, to_move
 
@@ -261,9 +271,13 @@ class PlayMixin(StoreBase):
         *,
         now: datetime | None = None,
         remind: bool = False,
+        posted: PostedTurn | None = None,
     ) -> GameState:
         """Apply one choice, all or nothing, in one transaction (see the module doc). Returns
         the new state (its seq is ``expected_seq + 1``).
+
+        ``posted``: the game's turn message posted since its last write, recorded in the same
+        transaction (``record_message`` with ``shows``), so a click stays one write.
 
         ``remind=True`` also schedules, in the same transaction, the first reminder for the
         person who must decide next (none for an AI seat, a finished game, or a user who
@@ -318,8 +332,14 @@ class PlayMixin(StoreBase):
             tx.after_commit(lambda: self._verified.put(game_id, verified, new))
             return new
 
+        async def move_and_record(tx: Tx) -> GameState:
+            # the message first: the move's one-statement write must be its job's last write
+            if posted is not None:
+                await record_posted(tx, game_id, posted, at)
+            return await move(tx)
+
         try:
-            new = await self._db.write(move)
+            new = await self._db.write(move_and_record)
         except Corrupt as exc:
             await self.mark_broken(game_id, str(exc))
             raise GameBroken() from exc

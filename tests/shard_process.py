@@ -103,7 +103,9 @@ class Games:
             seat = (await store.get_game(game)).seat_at(dec.player)
             if seat.is_ai:
                 continue  # it plays by itself (or another process's sweep took it)
-            shown = await store.latest_message(game, "turn")
+            shown = self.env.bot.ada.games.shown.get(game)  # (maybe not written yet)
+            if shown is None:
+                shown = await store.latest_message(game, "turn")
             thread = self.threads[game]
             message = next(m for m in thread.history() if m.id == shown.message_id)
             idx = self.rng.randrange(len(dec.choices))

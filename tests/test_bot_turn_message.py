@@ -311,6 +311,7 @@ class TestUpgrade:
             embeds=[discord.Embed(title=f"Game #{game} · round 1")],
             view=view,
         )
+        await table.env.bot.ada.games.flush_shown()  # (what the bot has not written yet first)
         await table.store.record_message(game, "turn", thread.id, old.id, seq)
         await table.env.bot.close()  # the upgraded bot starts with this message on record
         await table.env.restart_bot(make_bot())

@@ -4,14 +4,17 @@ what each thread shows is recorded."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from store_backends import raw
 
-from store.backend import Shows
+from store import StaleMove
+from store.backend import PostedTurn, Shows
 from store.testing import play, started_game
 from store.timeutil import utcnow
 
@@ -105,6 +108,33 @@ async def test_same_seq_but_another_log_is_not_current(store: Any) -> None:
     assert g.thread_current
 
 
+async def test_a_posted_turn_message_is_written_with_the_next_move(store: Any) -> None:
+    """A click that passed the turn posted a message; the game's next move writes it in its
+    own transaction (a click stays one write), and a refused move writes nothing."""
+    game, _ = await started_game(store, players=2, seed=6)
+    state, seq = await store.load_state(game)
+    digest = store.position(game)[1]
+    posted = PostedTurn(9, 700, Shows(700, seq, digest, state.decision.player))
+    dec = state.decision
+    with pytest.raises(StaleMove):
+        await store.apply_choice(
+            game, seq + 1, dec.player, dec.choices[0].id, posted=posted
+        )  # an old button
+    assert await store.latest_message(game, "turn") is None
+    await store.apply_choice(game, seq, dec.player, dec.choices[0].id, posted=posted)
+    turn = await store.latest_message(game, "turn")
+    assert (turn.channel_id, turn.message_id, turn.seq) == (9, 700, seq)
+    [g] = [g for g in await store.active_games() if g.game_id == game]
+    assert g.shows == posted.shows and not g.thread_current  # it shows the move before
+    # without a move to carry it: with the shown marks
+    later = PostedTurn(9, 701, Shows(701, seq + 1, store.position(game)[1], 0))
+    await store.mark_shown({}, posted={game: later, 999_999: later})
+    turn = await store.latest_message(game, "turn")
+    assert (turn.message_id, turn.seq) == (701, seq + 1)
+    [g] = [g for g in await store.active_games() if g.game_id == game]
+    assert g.thread_current
+
+
 def plan(path: str, sql: str, *params: Any) -> str:
     conn = sqlite3.connect(path)
     try:
@@ -140,3 +170,23 @@ async def test_sqlite_lookups_use_their_indexes(tmp_path: Any) -> None:
     thread = plan(path, "SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1", 5)
     assert "games_thread" in thread, thread
     assert raw(path, "SELECT COUNT(*) FROM seats WHERE open = 1") == [(2,)]
+
+
+async def test_moves_carrying_turn_messages_commit_together(store: Any) -> None:
+    """Moves of several games committed in one transaction (group commit), each with the turn
+    message its game's last click posted: all are written, each with its message."""
+    games = [(await started_game(store, players=2, seed=10 + i))[0] for i in range(6)]
+    posted = {}
+    moves = []
+    for game in games:
+        state, seq = await store.load_state(game)
+        dec = state.decision
+        posted[game] = PostedTurn(9, 800 + game, Shows(800 + game, seq, None, dec.player))
+        moves.append(
+            store.apply_choice(game, seq, dec.player, dec.choices[0].id, posted=posted[game])
+        )
+    await asyncio.gather(*moves)
+    for game in games:
+        turn = await store.latest_message(game, "turn")
+        assert turn is not None and turn.message_id == 800 + game
+        assert (await store.load_state(game))[1] == 1
