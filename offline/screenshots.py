@@ -29,6 +29,7 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,26 @@ async def _stop(proc: Any) -> None:
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
+        _wait_for_group_gone(proc.pid)
+
+
+def _wait_for_group_gone(pgid: int, limit: float = 10.0) -> None:
+    """Return once no process of the group runs (a killed process takes a moment to end), or
+    after ``limit`` seconds. A short blocking wait: this is the command line, not the bot."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        alive = False
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                alive = True
+                break
+        if not alive:
+            return
+        time.sleep(0.02)
 
 
 async def _devtools_port(profile: Path, proc: Any) -> int:
