@@ -281,8 +281,12 @@ def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
     """What a Lecture at each level costs the seat (see lecture_cost), all levels at once: the
     edition's table for the seat's highest Lecture disc (read it, never change it)."""
     level = st.edition.lecture_level
-    mine = [level[k] for k, seats in st.lectures.items() if seat in seats]
-    return st.edition.lecture_costs_over[max(mine, default=1)]
+    highest = 1  # (the table's row for no Lecture disc yet)
+    found = False
+    for k, seats in st.lectures.items():
+        if seat in seats and (not found or level[k] > highest):
+            highest, found = level[k], True
+    return st.edition.lecture_costs_over[highest]
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:
