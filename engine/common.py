@@ -32,8 +32,9 @@ AREA_TITLE: Final = {
 
 def push(st: GameState, *steps: Step | str) -> None:
     """Push steps so that the first one given is resolved first."""
+    append = st.stack.append
     for step in reversed(steps):
-        st.stack.append({"op": step} if isinstance(step, str) else dict(step))
+        append({"op": step} if isinstance(step, str) else dict(step))
 
 
 def push_effect(st: GameState, effect: list[Step]) -> None:
@@ -53,7 +54,8 @@ def _reveal(st: GameState) -> None:
 
 def _say(st: GameState, sentence: Sentence, **fields: object) -> None:
     """Log a line of the player in turn: one of the log's sentences (engine.sentences)."""
-    st.log.append(f"{st.players[st.current].name}: {sentence.say(**fields)}")  # (st.me: a call)
+    # sentence.say's text, without a call and a second copy of the fields (a line of most steps)
+    st.log.append(f"{st.players[st.current].name}: {sentence.text.format_map(fields)}")
 
 
 def _draw_die(st: GameState) -> str:
@@ -279,8 +281,12 @@ def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
     """What a Lecture at each level costs the seat (see lecture_cost), all levels at once: the
     edition's table for the seat's highest Lecture disc (read it, never change it)."""
     level = st.edition.lecture_level
-    mine = [level[k] for k, seats in st.lectures.items() if seat in seats]
-    return st.edition.lecture_costs_over[max(mine, default=1)]
+    highest = 1  # (the table's row for no Lecture disc yet)
+    found = False
+    for k, seats in st.lectures.items():
+        if seat in seats and (not found or level[k] > highest):
+            highest, found = level[k], True
+    return st.edition.lecture_costs_over[highest]
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:

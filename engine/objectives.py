@@ -69,7 +69,16 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "university_count":
         region = cond.get("region")
         cities = [c for c in ed.university_cities if region in (None, ed.city[c]["region"])]
-        return lambda st, seat: len([c for c in cities if seat in st.university_discs[c]]) >= n
+
+        def university_count(st: GameState, seat: int) -> bool:
+            discs = st.university_discs
+            count = 0
+            for c in cities:
+                if seat in discs[c]:
+                    count += 1
+            return count >= n
+
+        return university_count
     if kind == "assignments_in_column":
         colour = cond["colour"]
         return lambda st, seat: len(st.players[seat].assignments[colour]) >= n
@@ -99,7 +108,17 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
     if kind == "programs_placed":
         return lambda st, seat: _placed(st.players[seat].programs) >= n
     if kind == "meeting_rooms":
-        return lambda st, seat: len([r for r in st.rooms[:4] if _in_room(r, seat)]) >= n
+
+        def meeting_rooms(st: GameState, seat: int) -> bool:
+            count = 0
+            for room in st.rooms[:4]:
+                for space in room:  # a stack of seats, or None
+                    if space and seat in space:
+                        count += 1
+                        break
+            return count >= n
+
+        return meeting_rooms
     if kind == "meeting_discs":
 
         def meeting_discs(st: GameState, seat: int) -> bool:
@@ -136,15 +155,20 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
 
 def _majorities(st: GameState, seat: int) -> int:
     """In how many Institutions `seat` has strictly more Lectures than any other player."""
-    counts: dict[str, dict[int, int]] = {}
+    counts: dict[str, list[int]] = {}  # Institution -> Lectures per seat
+    players = len(st.players)
     for key, seats in st.lectures.items():
-        per_seat = counts.setdefault(key.partition(":")[0], {})
+        institution = key.partition(":")[0]
+        per_seat = counts.get(institution)
+        if per_seat is None:
+            per_seat = counts[institution] = [0] * players
         for s in seats:
-            per_seat[s] = per_seat.get(s, 0) + 1
+            per_seat[s] += 1
     led = 0
     for per_seat in counts.values():
-        mine = per_seat.get(seat, 0)
-        if mine and all(c < mine for s, c in per_seat.items() if s != seat):
+        mine = per_seat[seat]
+        # strictly more than any other: the most, and no one else has as many
+        if mine and mine == max(per_seat) and per_seat.count(mine) == 1:
             led += 1
     return led
 
@@ -152,11 +176,3 @@ def _majorities(st: GameState, seat: int) -> int:
 def _placed(spaces: list[str | None]) -> int:
     """How many of a player board's spaces (Gear spaces, Program spaces) are filled."""
     return len(spaces) - spaces.count(None)
-
-
-def _in_room(room: list[list[int] | None], seat: int) -> bool:
-    """Whether `seat` has a disc in a Meeting room (its spaces: a stack of seats, or None)."""
-    for space in room:
-        if space and seat in space:
-            return True
-    return False

@@ -222,6 +222,8 @@ def run(st: GameState) -> None:
     stack = st.stack
     choices_of = CHOICES.get
     resolve = RESOLVE
+    # rules version 2 claims Objectives as soon as a step completes one (asked once, not per step)
+    at_once = rule(st, "objectives_at_once")
     while not st.over:
         if not stack:
             push(st, "turn")
@@ -241,7 +243,7 @@ def run(st: GameState) -> None:
             return
         stack.pop()
         resolve[op](st, step, choice)
-        if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
+        if at_once and op in OBJECTIVE_STEPS and "type" in st.ctx:
             turn.claim_objectives(st)
 
 
@@ -308,7 +310,7 @@ def apply(st: GameState, choice_id: str) -> None:
     st.pending_choices = None
     step = st.stack.pop()
     st.history.append(choice_id)
-    _resolve(st, step, choice_id)
+    _resolve(st, step, choice_id)  # (run's loop below does what `_resolve` does, written out)
     run(st)
 
 
