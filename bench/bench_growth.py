@@ -134,7 +134,13 @@ def grow(
             f" FROM plan p JOIN {table} t ON t.{key} = p.tmpl"
         )
 
-    copy("games", "id", {"id": "p.new_id", "thread_id": f"{OTHERS} + p.k"})
+    # a copy's seats get other members: its seats digest (issue 33) is left to be recorded at
+    # its first verification, as for a game from before that digest
+    # and another member set it up (alice's and carol's daily limit counts only their own)
+    games = {"id": "p.new_id", "thread_id": f"{OTHERS} + p.k", "creator_id": f"{OTHERS} + p.k * 8"}
+    if "seats_digest" in columns(conn, "games"):
+        games["seats_digest"] = "NULL"
+    copy("games", "id", games)
     others = f"{OTHERS} + p.k * 8 + t.join_order"
     copy(
         "seats",
