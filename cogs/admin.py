@@ -179,6 +179,7 @@ class SettingsCog(AdaCog, name="Settings"):
         reminder_hours="Hours without a move before a player is reminded (default 12).",
         max_open_lobbies="Lobbies one member may keep waiting for players (default 3).",
         max_games="Games this server may have set up or being played at once (default 100).",
+        max_new_games="Games one member may set up here in 24 hours (default 10).",
         language="The language of new games (default: the server's Discord language).",
     )
     @app_commands.choices(language=language_choices("Follow the server's Discord language"))
@@ -190,9 +191,14 @@ class SettingsCog(AdaCog, name="Settings"):
         max_open_lobbies: app_commands.Range[int, 1, 50] | None = None,
         max_games: app_commands.Range[int, 1, 10_000] | None = None,
         language: app_commands.Choice[str] | None = None,
+        max_new_games: app_commands.Range[int, 1, 100] | None = None,
     ) -> None:
         """The server's settings (Manage Server): change the ones given, then show them all."""
-        from cogs.lobby import MAX_GAMES_PER_SERVER, MAX_OPEN_LOBBIES_PER_MEMBER
+        from cogs.lobby import (
+            MAX_GAMES_PER_SERVER,
+            MAX_NEW_GAMES_PER_MEMBER,
+            MAX_OPEN_LOBBIES_PER_MEMBER,
+        )
 
         await defer(interaction)
         self.require_admin(interaction)
@@ -203,6 +209,8 @@ class SettingsCog(AdaCog, name="Settings"):
             changes["max_open_lobbies"] = int(max_open_lobbies)
         if max_games is not None:
             changes["max_games"] = int(max_games)
+        if max_new_games is not None:
+            changes["max_new_games"] = int(max_new_games)
         if language is not None:
             changes["language"] = None if language.value == "discord" else language.value
         gid = interaction.guild_id or 0
@@ -229,6 +237,11 @@ class SettingsCog(AdaCog, name="Settings"):
                 s.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER,
             ),
             tr.n_("• {n} game at most", "• {n} games at most", s.max_games or MAX_GAMES_PER_SERVER),
+            tr.n_(
+                "• {n} new game per member a day",
+                "• {n} new games per member a day",
+                s.max_new_games or MAX_NEW_GAMES_PER_MEMBER,
+            ),
             (
                 tr._("• new games on edition {name} (kept for this server)", name=s.edition)
                 if s.edition

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 AI_NAMES = ["Babbage", "Somerville", "Herschel", "De Morgan"]
 MAX_OPEN_LOBBIES_PER_MEMBER = 3  # default: games a member created that have not started yet
 MAX_GAMES_PER_SERVER = 100  # default: lobbies and games being played, in one server
-MAX_NEW_GAMES_PER_MEMBER = 10  # games a member may create in one server per FLOOD_WINDOW
+MAX_NEW_GAMES_PER_MEMBER = 10  # default: games a member may create in one server per FLOOD_WINDOW
 FLOOD_WINDOW = timedelta(hours=24)  # whatever became of them: started, finished or cancelled
 NEEDED_PERMISSIONS = {
     "view_channel": N_("View Channels"),
@@ -168,13 +168,15 @@ class LobbyCog(AdaCog, name="Lobby"):
 
     async def check_limits(self, interaction: discord.Interaction[Any]) -> None:
         """A member may hold a few open lobbies, a server a fair number of games (the server's
-        settings, ``/ada-admin settings``, else the defaults), and a member may set up at most
-        ``MAX_NEW_GAMES_PER_MEMBER`` games a day in a server, whatever became of them (a lobby
-        started at once with AI seats is no longer waiting, but still counts)."""
+        settings, ``/ada-admin settings``, else the defaults), and a member may set up only so
+        many games a day in a server (its ``max_new_games``, else ``MAX_NEW_GAMES_PER_MEMBER``),
+        whatever became of them (a lobby started at once with AI seats is no longer waiting,
+        but still counts)."""
         guild_id = interaction.guild_id or 0
         settings = await self.store.guild_settings(guild_id)
         max_lobbies = settings.max_open_lobbies or MAX_OPEN_LOBBIES_PER_MEMBER
         max_games = settings.max_games or MAX_GAMES_PER_SERVER
+        max_new_games = settings.max_new_games or MAX_NEW_GAMES_PER_MEMBER
         mine = [
             g
             for g in await self.store.games_for_user(interaction.user.id, ("lobby",))
@@ -193,7 +195,7 @@ class LobbyCog(AdaCog, name="Lobby"):
         made = await self.store.games_created(
             guild_id, interaction.user.id, self.games.now() - FLOOD_WINDOW
         )
-        if made >= MAX_NEW_GAMES_PER_MEMBER:
+        if made >= max_new_games:
             raise Oops(
                 "You have set up {n} games here in the last 24 hours: that is the most one "
                 "member may, so that one member cannot fill the server. Try again later.",

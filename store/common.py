@@ -114,7 +114,9 @@ def game_record(row: GameRow, seats: list[SeatRecord]) -> GameRecord:
 
 # -- settings rows (the same columns on both backends) ------------------------------------
 
-_GUILD_SETTINGS = "reminder_hours, ping_mode, edition, max_open_lobbies, max_games, language"
+_GUILD_SETTINGS = (
+    "reminder_hours, ping_mode, edition, max_open_lobbies, max_games, language, max_new_games"
+)
 _USER_SETTINGS = "reminders_enabled, ping_mode, reminder_hours, language"
 
 
@@ -128,7 +130,7 @@ def _optional_int(value: Any) -> int | None:
 
 
 def _guild_settings(guild_id: int, r: Any) -> GuildSettings:
-    hours, mode, edition, lobbies, games, language = r
+    hours, mode, edition, lobbies, games, language, new_games = r
     return GuildSettings(
         guild_id,
         reminder_hours=float(hours),
@@ -137,11 +139,20 @@ def _guild_settings(guild_id: int, r: Any) -> GuildSettings:
         max_open_lobbies=_optional_int(lobbies),
         max_games=_optional_int(games),
         language=language,
+        max_new_games=_optional_int(new_games),
     )
 
 
 def _guild_values(s: GuildSettings) -> tuple[Any, ...]:
-    return (s.reminder_hours, s.ping_mode, s.edition, s.max_open_lobbies, s.max_games, s.language)
+    return (
+        s.reminder_hours,
+        s.ping_mode,
+        s.edition,
+        s.max_open_lobbies,
+        s.max_games,
+        s.language,
+        s.max_new_games,
+    )
 
 
 def _user_settings(user_id: int, r: Any) -> UserSettings:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .backend import GameDump, SettingsDump, Tx
 from .errors import StoreError
@@ -76,6 +77,7 @@ async def copy_games(
 
     await target._db.write(reset)
     await target.copy_records_from(source)  # time away, privacy; results rebuilt (issue 30)
+    await _copy_bot_memory(source, target)
     for game_id in ids:
         copied = _compare(
             game_id,
@@ -90,6 +92,37 @@ async def copy_games(
         if progress is not None:
             progress(copied)
     return report
+
+
+_BOT_MEMORY = {
+    "bot_state": ("name", "value", "updated_at"),
+    "thread_shows": ("game_id", "message_id", "seq", "log_digest", "player", "updated_at"),
+}
+"""What the bot remembers between starts, by table: the synced commands' hash (else the first
+start on the copy syncs the commands again) and what each thread shows (else it edits every
+active thread). Both are caches, copied as they are; ``updated_at`` is the only time."""
+
+
+async def _copy_bot_memory(source: Store, target: Store) -> None:
+    async def dump(tx: Tx) -> dict[str, list[list[Any]]]:
+        q = source._q(tx)
+        return {
+            table: [
+                [*r[:-1], q.time(r[-1])]
+                for r in await q.rows(f"SELECT {', '.join(cols)} FROM {table}")
+            ]
+            for table, cols in _BOT_MEMORY.items()
+        }
+
+    rows = await source._db.read(dump)
+
+    async def load(tx: Tx) -> None:
+        q = target._q(tx)
+        for table, cols in _BOT_MEMORY.items():
+            marks = ", ".join("?" * len(cols))
+            await q.many(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})", rows[table])
+
+    await target._db.write(load)
 
 
 def _compare(game_id: int, original: GameCheck, copy: GameCheck) -> CopiedGame:

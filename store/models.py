@@ -119,6 +119,9 @@ class GuildSettings:
     """Lobbies one member may keep waiting for players; None: the bot's default."""
     max_games: int | None = None
     """Games (lobbies and games being played) the server may hold; None: the bot's default."""
+    max_new_games: int | None = None
+    """Games one member may set up in the server in a day, whatever became of them (the flood
+    limit); None: the bot's default."""
     language: str | None = None
     """The language of the server's new games; None: the server's Discord locale."""
 

@@ -739,7 +739,7 @@ class PostgresTx:
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
         await self._c.execute(
             f"INSERT INTO guild_settings (guild_id, {_GUILD_SETTINGS}, updated_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id) DO UPDATE SET"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (guild_id) DO UPDATE SET"
             f" {_set_excluded(_GUILD_SETTINGS)}, updated_at = excluded.updated_at",
             s.guild_id,
             *_guild_values(s),

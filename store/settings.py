@@ -16,6 +16,10 @@ from .models import GuildSettings, UserSettings
 
 _KEEP: Any = object()
 
+MAX_NEW_GAMES_RANGE = (1, 100)
+"""The games a server may let one member set up in a day (``max_new_games``): at least one,
+and few enough that no member can fill the server in a day."""
+
 
 class SettingsMixin(StoreBase):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -37,6 +41,7 @@ class SettingsMixin(StoreBase):
         max_open_lobbies: int | None | Any = _KEEP,
         max_games: int | None | Any = _KEEP,
         language: str | None | Any = _KEEP,
+        max_new_games: int | None | Any = _KEEP,
         now: datetime | None = None,
     ) -> GuildSettings:
         """Change some of the guild's settings (None = leave as is). Returns the result.
@@ -45,14 +50,21 @@ class SettingsMixin(StoreBase):
         on an older edition before moving on; None: follow the bot's default (omitted: keep).
         Games already started keep theirs. Raises StoreError for an edition the bot lacks.
         ``max_open_lobbies``, ``max_games``: the server's limits (None: the bot's defaults);
+        ``max_new_games``: how many games one member may set up there in a day
+        (``MAX_NEW_GAMES_RANGE``; None: the bot's default);
         ``language``: its games' language (None: its Discord locale). Omitted: kept."""
-        for limit in (max_open_lobbies, max_games):
+        for limit in (max_open_lobbies, max_games, max_new_games):
             if (
                 limit is not _KEEP
                 and limit is not None
                 and (not isinstance(limit, int) or limit < 1)
             ):
                 raise StoreError("A limit must be a whole number of at least 1.")
+        low, high = MAX_NEW_GAMES_RANGE
+        if isinstance(max_new_games, int) and not low <= max_new_games <= high:
+            raise StoreError(
+                "A member may set up between {low} and {high} games a day.", low=low, high=high
+            )
         at = self._at(now)
         if edition is not _KEEP and edition is not None:
             _check_edition(edition)
@@ -73,6 +85,7 @@ class SettingsMixin(StoreBase):
                         ("max_open_lobbies", max_open_lobbies),
                         ("max_games", max_games),
                         ("language", language),
+                        ("max_new_games", max_new_games),
                     )
                     if value is not _KEEP
                 },

@@ -1154,7 +1154,7 @@ class SQLiteTx:
     async def put_guild_settings(self, s: GuildSettings, at: datetime) -> None:
         await self._run(
             f"INSERT INTO guild_settings (guild_id, {_GUILD_SETTINGS}, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             f" {_set_excluded(_GUILD_SETTINGS)}, updated_at = excluded.updated_at",
             (s.guild_id, *_guild_values(s), to_db(at)),
         )

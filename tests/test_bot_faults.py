@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import discord
+
 from cogs.text import clean_name, escape, unescape
 from offline.driver import texts
 from tests.test_bot_errors import private_text
@@ -77,6 +79,43 @@ class TestFlood:
         table.env.bot.ada.clock = lambda: clock() + timedelta(hours=25)
         res = await table.alice.slash(table.channel, "ada new", players=2)
         assert "is set up" in private_text(res)
+
+    async def test_the_daily_limit_is_a_server_setting(self, table: Any, monkeypatch: Any) -> None:
+        """Issue 33: a server's admins set how many games one member may set up in a day
+        (1-100), beside the other limits; the answer shows it in the admin's language."""
+        from cogs.lobby import MAX_NEW_GAMES_PER_MEMBER
+
+        admin = server_admin(table)
+        res = await admin.slash(table.channel, "ada-admin settings")
+        assert f"{MAX_NEW_GAMES_PER_MEMBER} new games per member a day" in private_text(res)
+        res = await admin.slash(table.channel, "ada-admin settings", max_new_games=2)
+        assert "2 new games per member a day" in private_text(res)
+        for _ in range(2):
+            res = await table.alice.slash(table.channel, "ada new", players=2, ai=1)
+            game = max(g.id for g in await table.store.games_in_channel(table.channel.id))
+            await table.alice.click(
+                await table.lobby_message(game), custom_id=f"ada:l:start:{game}"
+            )
+        res = await table.alice.slash(table.channel, "ada new", players=2)
+        assert "in the last 24 hours" in private_text(res)
+        assert len(await table.store.games_in_guild(table.guild.id)) == 2
+        forge_options(monkeypatch)  # values Discord's client would not send
+        for bad in (0, 101):
+            res = await admin.slash(table.channel, "ada-admin settings", max_new_games=bad)
+            assert "`max_new_games` must be between 1 and 100" in private_text(res)
+        assert (await table.store.guild_settings(table.guild.id)).max_new_games == 2
+        for language, said in (
+            ("es", "2 partidas nuevas por miembro al día"),
+            ("ja", "1日に2個まで"),
+        ):
+            await admin.slash(table.channel, "ada language", language=language)
+            res = await admin.slash(table.channel, "ada-admin settings")
+            assert said in private_text(res), language
+
+
+def server_admin(table: Any) -> Any:
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return table.guild.add_member(table.env.create_user("admin"), roles=[admins])
 
 
 def forge_options(monkeypatch: Any) -> None:

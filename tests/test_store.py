@@ -441,6 +441,20 @@ class TestSettings:
         await store.set_user_settings(7, reminders_enabled=False)
         assert (await store.user_settings(7)).language == "ja"
 
+    async def test_the_flood_limit_is_a_server_setting(self, store):
+        """Issue 33: how many games one member may set up in a server in a day (1-100)."""
+        assert (await store.guild_settings(5)).max_new_games is None  # the bot's default
+        await store.set_guild_settings(5, max_new_games=4)
+        await store.set_guild_settings(5, max_games=20)  # kept beside the other limits
+        g = await store.guild_settings(5)
+        assert (g.max_new_games, g.max_games) == (4, 20)
+        for bad in (0, 101, 2.5, -3):
+            with pytest.raises(StoreError):
+                await store.set_guild_settings(5, max_new_games=bad)
+        assert (await store.guild_settings(5)).max_new_games == 4  # nothing changed
+        await store.set_guild_settings(5, max_new_games=None)
+        assert (await store.guild_settings(5)).max_new_games is None
+
 
 class TestProperties:
     """Whatever sequence of moves, stale clicks, illegal choices and undos the players make,

@@ -45,6 +45,7 @@ async def sqlite_with_every_kind_of_game(path) -> dict[str, int]:
         await play(store, broken, random.Random(5), 5)
         await store.set_guild_settings(1, reminder_hours=3, ping_mode="channel")
         await store.set_user_settings(1000, reminders_enabled=False)
+        await store.set_bot_value("command_hash:1:global", "abc")
     finally:
         await store.close()
     tamper(str(path), f"UPDATE snapshots SET state = 'junk' WHERE game_id = {broken}")
@@ -94,6 +95,10 @@ async def test_every_game_is_copied_and_verified(tmp_path, pg_server, capsys):
             assert await everything(source, gid) == await everything(target, gid), gid
         assert await target.guild_settings(1) == await source.guild_settings(1)
         assert await target.user_settings(1000) == await source.user_settings(1000)
+        # what the bot remembers: the synced commands, and who has which open game (seats.open)
+        assert await target.bot_value("command_hash:1:global") == "abc"
+        for user in (7, 1000, 1001, 1002):
+            assert await target.games_for_user(user) == await source.games_for_user(user)
         # play goes on in PostgreSQL, and new rows get new ids
         state, seq = await target.load_state(games["mid"])
         seat, choice = pick(state, random.Random(0))
