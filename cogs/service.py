@@ -787,10 +787,10 @@ class GameService:
             shown_seq, player = mine.seq, mine.player
         elif game is not None and game.shows is not None:
             shown_seq, player = game.shows.seq, game.shows.player
-            missed = await self.notice_restore(rec, seq, game.shows.message_id)
+            missed, _ = await self.notice_restore(rec, seq, game.shows.message_id)
         else:
             record = await self.store.latest_message(rec.id, "turn")
-            missed = await self.notice_restore(rec, seq, record.message_id if record else None)
+            missed, _ = await self.notice_restore(rec, seq, record.message_id if record else None)
             shown_seq = record.seq if record is not None else None
             player = dec.player if shown_seq == seq else None
             if shown_seq is not None and shown_seq < seq and missed is None:  # before migration 10
@@ -808,23 +808,24 @@ class GameService:
 
     async def notice_restore(
         self, rec: GameRecord, seq: int, recorded: int | None
-    ) -> discord.Message | None:
+    ) -> tuple[discord.Message | None, bool]:
         """If the thread shows controls for moves the database does not have, the database was
         restored from a backup: retire those controls and tell the thread, once, which move the
         game is back at. One REST call (the thread's latest messages), none when the thread's
         last message is the turn message the database ``recorded``.
 
         Returns the newest turn message for the current decision ``seq`` posted after
-        ``recorded``: one the database missed (the process stopped before writing it)."""
+        ``recorded`` (one the database missed: the process stopped before writing it), and
+        whether a restore was found and told."""
         me = self.bot.user
         if me is None:
-            return None
+            return None, False
         missed: discord.Message | None = None
         try:
             channel = await self.channel(rec.thread_id or rec.channel_id)
             last = getattr(channel, "last_message_id", None)
             if recorded is not None and last == recorded:
-                return None  # nothing was posted after what the database knows
+                return None, False  # nothing was posted after what the database knows
             ahead: dict[int, int] = {}  # message id -> the move its controls are for
             read: list[discord.Message] = [
                 m
@@ -842,12 +843,12 @@ class GameService:
                     missed = msg
         except discord.HTTPException as exc:
             log.info("game %s: could not look for a restore: %s", rec.id, exc)
-            return None
+            return None, False
         if not ahead:
-            return missed
+            return missed, False
         undone = [m for m, shown in ahead.items() if await self.lost_in_restore(rec.id, shown)]
         if not undone:
-            return missed
+            return missed, False
         log.warning(
             "game %s: the thread shows moves the database does not have: restored from a"
             " backup, the game is back at move %s",
@@ -868,6 +869,7 @@ class GameService:
                 seq=seq,
             ),
         )
+        return missed, True
 
     async def lost_in_restore(self, game_id: int, seq: int) -> bool:
         """Was move ``seq`` (shown by a message, ahead of the game) lost to a restored backup?
@@ -887,6 +889,10 @@ class GameService:
             (g for g in games if not g.thread_current), key=lambda g: g.updated_at, reverse=True
         )
         log.info("resuming %d active game(s): %d thread(s) behind", len(games), len(behind))
+        # A thread the database calls current may still show more (a restored backup, whose
+        # marks say current): where the cached thread has a message after the recorded turn
+        # message, look (one read) and tell the thread if moves were undone.
+        later_messages = [g for g in games if g.thread_current and self._posted_since(g)]
         now, later = behind[:RESUME_AT_START], behind[RESUME_AT_START:]
         for g in later:
             self.behind[g.game_id] = g
@@ -900,8 +906,27 @@ class GameService:
                     log.exception("could not resume game %s", g.game_id)
                     self.stale.add(g.game_id)
 
-        await asyncio.gather(*(bring(g) for g in now))
+        async def look(g: ActiveGame) -> None:
+            async with gate, self.locks[g.game_id]:
+                try:
+                    rec = await self.store.get_game(g.game_id)
+                    assert g.shows is not None
+                    _, restored = await self.notice_restore(rec, g.seq, g.shows.message_id)
+                    if restored:  # the recorded turn message shows the game again
+                        state, seq = await self.store.load_state(rec.id)
+                        await self.publish_turn(rec, state, seq, how="edit", ping=False)
+                except Exception:
+                    log.exception("could not look for a restore of game %s", g.game_id)
+
+        await asyncio.gather(*(bring(g) for g in now), *(look(g) for g in later_messages))
         await self.sweep_ai_turns()
+
+    def _posted_since(self, g: ActiveGame) -> bool:
+        """Does the thread, as the gateway's cache knows it (no REST call), have a message after
+        the recorded turn message? Unknown (not cached): False."""
+        thread = self.bot.get_channel(g.thread_id) if g.thread_id else None
+        last = getattr(thread, "last_message_id", None)
+        return last is not None and g.shows is not None and last != g.shows.message_id
 
     async def player_at(self, game_id: int, seq: int) -> int | None:
         """Who was deciding after the first ``seq`` moves (``seq`` below the game's): the seat

@@ -115,6 +115,7 @@ class ActiveGame:
     log_digest: str | None
     updated_at: datetime
     shows: Shows | None
+    thread_id: int | None = None
 
     @property
     def thread_current(self) -> bool:

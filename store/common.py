@@ -213,7 +213,7 @@ def open_only(statuses: list[str] | None) -> bool:
 
 
 ACTIVE_GAMES = (
-    "SELECT g.id, g.guild_id, g.seq, g.log_digest, g.updated_at, t.message_id,"
+    "SELECT g.id, g.guild_id, g.thread_id, g.seq, g.log_digest, g.updated_at, t.message_id,"
     " t.seq AS t_seq, t.log_digest AS t_log, t.player FROM games g"
     " LEFT JOIN thread_shows t ON t.game_id = g.id WHERE g.status = 'active' ORDER BY g.id"
 )
@@ -225,4 +225,6 @@ def active_game(r: Any, updated_at: datetime) -> ActiveGame:
     shows = None
     if r["message_id"] is not None:
         shows = Shows(r["message_id"], r["t_seq"], r["t_log"], r["player"])
-    return ActiveGame(r["id"], r["guild_id"], r["seq"], r["log_digest"], updated_at, shows)
+    return ActiveGame(
+        r["id"], r["guild_id"], r["seq"], r["log_digest"], updated_at, shows, r["thread_id"]
+    )

@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from offline.driver import custom_ids, decision_shown, texts
 
 
@@ -22,13 +24,16 @@ def restore_notes(table: Any, game: int) -> list[str]:
     return [m.content for m in table.thread(game).history() if "restored" in (m.content or "")]
 
 
+@pytest.mark.parametrize("marks_written", [False, True])
 async def test_a_restored_game_is_told_once_and_old_buttons_say_why(
-    table: Any, make_bot: Any, db_path: Path, tmp_path: Path
+    table: Any, make_bot: Any, db_path: Path, tmp_path: Path, marks_written: bool
 ) -> None:
     game = await table.new_game("alice", ("bob",))
     for _ in range(3):
         await table.move(game, lambda d: 0)
     _, backed_up_at = await table.store.load_state(game)
+    if marks_written:  # a backup taken after a reminder round: it says the thread was current
+        await table.env.bot.ada.games.flush_shown()
     backup = tmp_path / "backup.db"
     await table.store.backup(backup)
     for _ in range(4):  # moves the backup does not have
