@@ -746,7 +746,7 @@ class GameService:
         async with self.locks[game_id]:
             if game_id not in self.stale and game_id not in self.behind:
                 return
-            if self.metrics is not None:
+            if self.metrics is not None and game_id in self.stale:  # (behind at start: no retry)
                 self.metrics.retries.labels("bringing a thread up to date").inc()
             try:
                 await self.bring_up_to_date(

@@ -271,7 +271,7 @@ class MoveInFlight:
         rec = await self.store.get_game(self.game)
         mover = rec.seat_at(state.decision.player).user_id
         self.task = asyncio.create_task(self.bot.ada.games.play(mover, rec, seq, idx=0))
-        await asyncio.wait_for(self.saving.wait(), 5)
+        await asyncio.wait_for(self.saving.wait(), 60)
         return mover, seq
 
 
@@ -286,7 +286,7 @@ async def test_sigterm_lets_the_move_in_flight_finish_and_turns_new_clicks_away(
     bot.handle_signals()
     mover, seq = await move.start()
     signal.raise_signal(signal.SIGTERM)
-    for _ in range(500):  # the handler runs on the loop
+    for _ in range(6000):  # the handler runs on the loop (a bound against a hang, not a speed)
         if bot.ada.games.stopping:
             break
         await asyncio.sleep(0.01)
@@ -306,9 +306,9 @@ async def test_sigterm_lets_the_move_in_flight_finish_and_turns_new_clicks_away(
     assert (await move.store.load_state(game))[1] == seq  # not played by the click
 
     move.release.set()
-    played = await asyncio.wait_for(move.task, 10)
+    played = await asyncio.wait_for(move.task, 60)
     assert played.shown  # saved and shown in the thread
-    for _ in range(200):
+    for _ in range(6000):  # a bound against a hang
         if bot.is_closed():
             break
         await asyncio.sleep(0.01)
@@ -325,8 +325,8 @@ async def test_a_stop_waits_for_the_move_then_closes(table: Any) -> None:
     await asyncio.sleep(0.05)
     assert not stopping.done() and not bot.is_closed() and bot.ada.games.busy == 1
     move.release.set()
-    await asyncio.wait_for(stopping, 10)
-    await asyncio.wait_for(move.task, 10)
+    await asyncio.wait_for(stopping, 60)
+    await asyncio.wait_for(move.task, 60)
     assert bot.is_closed()
     reopened = await bot_module.Store.open(bot.ada.db_path)
     try:
@@ -344,14 +344,14 @@ async def test_a_click_in_flight_is_answered_before_the_bot_closes(table: Any) -
     _, seq = await move.store.load_state(game)
     rng = random.Random(2)
     click = asyncio.create_task(table.move(game, lambda d: rng.randrange(len(d.choices))))
-    await asyncio.wait_for(move.saving.wait(), 5)
+    await asyncio.wait_for(move.saving.wait(), 60)
     stopping = asyncio.create_task(bot.shutdown())
     await asyncio.sleep(0.05)
     assert bot.ada.games.busy == 2  # the click's handler, and its move
     assert not bot.is_closed()
     move.release.set()
-    res = await asyncio.wait_for(click, 10)
-    await asyncio.wait_for(stopping, 10)
+    res = await asyncio.wait_for(click, 60)
+    await asyncio.wait_for(stopping, 60)
     assert res.acknowledged and bot.is_closed()
     reopened = await bot_module.Store.open(bot.ada.db_path)
     try:
