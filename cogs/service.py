@@ -793,7 +793,7 @@ class GameService:
             missed, _ = await self.notice_restore(rec, seq, record.message_id if record else None)
             shown_seq = record.seq if record is not None else None
             player = dec.player if shown_seq == seq else None
-            if shown_seq is not None and shown_seq < seq and missed is None:  # before migration 10
+            if shown_seq is not None and shown_seq < seq and missed is None:  # before migration 14
                 player = await self.player_at(rec.id, shown_seq)
         if mine is None and missed is not None:
             # posted by a process that stopped before writing it: that message is the turn

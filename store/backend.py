@@ -79,7 +79,7 @@ class GameRow:
     finished_at: datetime | None
     seats_digest: str | None = None
     """``verify.seats_digest`` of the seats as the game started (issue 33: a changed user id or
-    AI flag is caught); None for games from before migration 10 until first verified."""
+    AI flag is caught); None for games from before migration 12 until first verified."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class PostedTurn:
 @dataclass(frozen=True)
 class ActiveGame:
     """An active game as a restart sees it: where it is, and what its thread shows (None: not
-    recorded, e.g. a game from before migration 10)."""
+    recorded, e.g. a game from before migration 14)."""
 
     game_id: int
     guild_id: int

@@ -145,7 +145,7 @@ async def test_per_game_memory_is_let_go(table: Any) -> None:
 async def test_a_game_from_before_thread_shows_is_brought_up_to_date(
     table: Any, make_bot: Any, db_path: Any
 ) -> None:
-    """A game whose thread's state was never recorded (played before migration 10) and that
+    """A game whose thread's state was never recorded (played before migration 14) and that
     is behind: the turn message is edited if the same player still decides, else the turn is
     posted anew; who decided is read from the choice log (no second replay)."""
     env = table.env
