@@ -22,8 +22,9 @@ ALLOWED: dict[str, set[str]] = {
     "i18n": {"engine"},
     "render": {"engine", "i18n"},
     "cogs": {"engine", "store", "i18n", "render"},
-    "offline": {"engine", "store", "i18n", "render", "cogs", "bot"},
-    "bench": {"engine", "store", "i18n", "render", "cogs", "bot", "offline"},
+    "web": {"engine", "store", "i18n", "render", "cogs"},
+    "offline": {"engine", "store", "i18n", "render", "cogs", "web", "bot"},
+    "bench": {"engine", "store", "i18n", "render", "cogs", "web", "bot", "offline"},
 }
 PROJECT = {*ALLOWED, "bot"}
 
