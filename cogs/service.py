@@ -457,7 +457,13 @@ class GameService:
         if prev is None:
             prev = await self.store.latest_message(rec.id, "turn")
         layout = ui.turn_layout(
-            rec, state, seq, image=image and image.data and image.filename, tr=tr, note=note
+            rec,
+            state,
+            seq,
+            image=image and image.data and image.filename,
+            tr=tr,
+            note=note,
+            activity=self.cfg.activity.enabled,
         )
         pinged = seat is not None and not seat.is_ai and seat.user_id is not None and ping
         mentions = (
