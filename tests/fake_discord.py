@@ -17,7 +17,7 @@ of the same field names (``service, store, sessions, config, clock``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -121,10 +121,16 @@ class CountingSessions(Sessions):
 
 @contextlib.asynccontextmanager
 async def board_server(
-    store: Any, fake: FakeDiscord, *, public_key: str = "", required: bool = False, clock=None
+    store: Any,
+    fake: FakeDiscord,
+    *,
+    public_key: str = "",
+    required: bool = False,
+    clock: Callable[[], datetime] | None = None,
+    pages: Callable[[web.Application], None] | None = None,
 ) -> AsyncIterator[tuple[TestClient, Any, TestServer]]:
-    """The fake Discord and a web app with the Activity's sign-in pointed at it; yields the
-    app's test client, its context and the fake's server."""
+    """The fake Discord and a web app with the Activity's sign-in pointed at it (and the
+    test's own ``pages``); yields the app's test client, its context and the fake's server."""
     discord_server = TestServer(fake.app())
     await discord_server.start_server()
     try:
@@ -146,6 +152,8 @@ async def board_server(
         )
         app = web.Application()
         discord_auth.setup(app, ctx)
+        if pages is not None:
+            pages(app)
         async with TestClient(TestServer(app)) as client:
             yield client, ctx, discord_server
     finally:

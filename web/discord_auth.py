@@ -30,6 +30,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -45,6 +46,11 @@ from web.sessions import Viewer
 log = logging.getLogger(__name__)
 
 TOKEN_ROUTE = "/api/discord/token"
+CONFIG_ROUTE = "/api/discord/config"
+BUNDLE_ROUTE = "/activity/"
+BUNDLE_DIR = Path(__file__).resolve().parent.parent / "webapp" / "dist"
+"""The Activity's client, built by the project's scripts (webapp/build.mjs): its file name
+carries a hash of its content, so it is served as never changing."""
 MAX_BODY = 2048  # a code, an instance id and a custom id: far less than this
 MAX_FIELD = 256
 MAX_SIGNED_BODY = 64 * 1024  # what the signature check reads whole
@@ -263,6 +269,16 @@ async def viewer_of(ctx: Any, discord: Discord, launch: Launch) -> tuple[Viewer,
     return Viewer(user_id, rec.id, rec.seat_of(user_id), via="discord"), access_token
 
 
+def script_path(dist: Path = BUNDLE_DIR) -> str | None:
+    """The URL path of the Activity's client for the board page's ``<script>`` (the built
+    bundle's content-hashed name), or None when it was not built (no node/npm)."""
+    try:
+        name = json.loads((dist / "manifest.json").read_text())["discord.js"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return BUNDLE_ROUTE + name if (dist / name).is_file() else None
+
+
 def setup(app: web.Application, ctx: Any) -> None:
     """Add the Activity's token exchange (and the proxy signature check) to ``app``; nothing
     when the Activity is off (ACTIVITY_CLIENT_ID empty)."""
@@ -304,7 +320,27 @@ def setup(app: web.Application, ctx: Any) -> None:
             headers={"Cache-Control": "no-store"},
         )
 
+    async def config(request: web.Request) -> web.Response:
+        """The public part of the settings the page's SDK needs: the application's id."""
+        return web.json_response({"client_id": settings.client_id})
+
+    async def bundle(request: web.Request) -> web.StreamResponse:
+        """The built client: its name changes with its content, so it may be cached for good."""
+        name = request.match_info["name"]
+        path = BUNDLE_DIR / name
+        if not re.fullmatch(r"discord-[A-Z0-9]+\.js", name) or not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(
+            path,
+            headers={
+                "Content-Type": "text/javascript; charset=utf-8",
+                "Cache-Control": "public, max-age=31536000, immutable",
+            },
+        )
+
     app.router.add_post(TOKEN_ROUTE, exchange)
+    app.router.add_get(CONFIG_ROUTE, config)
+    app.router.add_get(BUNDLE_ROUTE + "{name}", bundle)
 
 
 def _who(viewer: Viewer) -> tuple[int, int, int | None]:
