@@ -82,6 +82,22 @@ class TestOpenBoard:
         assert "Discord could not open the board here" in private_texts(res)
 
 
+@pytest.mark.parametrize("bot_options", [{"activity": ACTIVITY}, {}], ids=["activity", "none"])
+async def test_a_reminder_links_the_turn_and_with_the_activity_the_board(
+    table: Any, bot_options: dict[str, Any]
+) -> None:
+    from tests.test_bot_reminders import HOUR, dms, to_move, wait
+
+    game = await table.new_game("alice", ("bob",))
+    mover, _ = await to_move(table, game)
+    turn = await table.turn_message(game)
+    await wait(table.env, 12.25 * HOUR)
+    [sent] = dms(mover)
+    assert f"/{turn.id}" in sent  # the turn message (in the game's thread)
+    board = f"https://discord.com/activities/{APP}?custom_id=game-{game}"
+    assert (board in sent) == bool(bot_options)
+
+
 class TestAStaleButton:
     async def test_the_activity_switched_off_since(
         self, table: Any, monkeypatch: pytest.MonkeyPatch
