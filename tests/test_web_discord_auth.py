@@ -304,3 +304,30 @@ class TestSettings:
         )
         assert [r.resource.canonical for r in app.router.routes()] == []
         assert list(app.middlewares) == []
+
+
+class TestTheClientFiles:
+    async def test_the_client_id_and_the_built_bundle_cached_for_good(
+        self, store: Any, tmp_path: Any
+    ) -> None:
+        async with board_server(store, FakeDiscord()) as (client, _, _):
+            config = await (await client.get(discord_auth.CONFIG_ROUTE)).json()
+            unknown = await client.get(discord_auth.BUNDLE_ROUTE + "discord-NOPE.js")
+            other = await client.get(discord_auth.BUNDLE_ROUTE + "manifest.json")
+            script = discord_auth.script_path()
+            bundle = await client.get(script) if script else None
+            if bundle is not None:
+                body = await bundle.read()
+        assert config == {"client_id": APP_ID}
+        assert unknown.status == 404 and other.status == 404
+        if bundle is None:
+            pytest.skip("the Activity's client is not built (node and npm)")
+        assert bundle.status == 200 and b"AdaDiscord" in body
+        assert "immutable" in bundle.headers["Cache-Control"]
+
+    def test_no_script_without_a_build(self, tmp_path: Any) -> None:
+        assert discord_auth.script_path(tmp_path) is None
+        (tmp_path / "manifest.json").write_text('{"discord.js": "discord-ABC.js"}')
+        assert discord_auth.script_path(tmp_path) is None  # named but missing
+        (tmp_path / "discord-ABC.js").write_text("")
+        assert discord_auth.script_path(tmp_path) == "/activity/discord-ABC.js"
