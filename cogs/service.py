@@ -160,6 +160,7 @@ class Played:
         return words.label(tr, self.old, dec, self.choice)
 
 
+NOT_PLAYED = N_("Game #{id} isn't being played right now.")
 STATUS_TEXT = {
     "lobby": N_("Game #{id} hasn't started yet."),
     "finished": N_("Game #{id} is over: see `/ada final`."),
@@ -198,9 +199,7 @@ def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> Oops | None:
                 id=rec.id,
             )
         return Oops("Game #{id} has already started.", id=rec.id)
-    return Oops(
-        STATUS_TEXT.get(rec.status, N_("Game #{id} isn't being played right now.")), id=rec.id
-    )
+    return Oops(STATUS_TEXT.get(rec.status, NOT_PLAYED), id=rec.id)
 
 
 def game_lang(rec: GameRecord) -> Lang:

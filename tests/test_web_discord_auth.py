@@ -151,7 +151,14 @@ class TestRefusals:
         fake = FakeDiscord()
         fake.add_instance("i-1", THREAD, GUILD, [ALICE])
         said = await self.refused(store, fake, launch(ALICE), 409)
-        assert f"Game #{gid} has not started yet" in said
+        assert said == f"Game #{gid} hasn't started yet."
+
+    async def test_a_cancelled_game(self, store: Any, game: int) -> None:
+        await store.cancel_game(game)
+        fake = FakeDiscord()
+        fake.add_instance("i-1", THREAD, GUILD, [ALICE])
+        said = await self.refused(store, fake, launch(ALICE), 409)
+        assert said == f"Game #{game} was cancelled."
 
     @pytest.mark.parametrize(
         "body",

@@ -40,6 +40,7 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
 import i18n
+from cogs.service import NOT_PLAYED, STATUS_TEXT
 from i18n import N_, Lang
 from web.sessions import Viewer
 
@@ -71,7 +72,6 @@ NOT_IN_INSTANCE = N_(
 NO_GAME = N_(
     "No game of Ada's Dream is played in this channel. Open the board from a game's thread."
 )
-NOT_STARTED = N_("Game #{id} has not started yet: the board opens once it has.")
 DISCORD_DOWN = N_("Discord did not answer in time. Please try again in a moment.")
 BAD_SIGNATURE = N_("This request did not come through Discord, or came too late.")
 
@@ -264,8 +264,8 @@ async def viewer_of(ctx: Any, discord: Discord, launch: Launch) -> tuple[Viewer,
             rec = next((g for g in mine if g.id == int(named[1])), None)
     if rec is None:
         raise Refused(404, NO_GAME)
-    if rec.status == "lobby":
-        raise Refused(409, NOT_STARTED, id=rec.id)
+    if rec.status not in ("active", "finished"):  # (a finished game: its replay)
+        raise Refused(409, STATUS_TEXT.get(rec.status, NOT_PLAYED), id=rec.id)
     return Viewer(user_id, rec.id, rec.seat_of(user_id), via="discord"), access_token
 
 
