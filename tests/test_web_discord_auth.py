@@ -236,12 +236,17 @@ class TestProxySignatures:
             altered = await post(client, body.replace(b"i-1", b"i-2"), **self.signed(body, at))
             stale = await post(client, body, **self.signed(body, at - 600))
             future = await post(client, body, **self.signed(body, at + 600))
+            odd = await post(
+                client,
+                body,
+                **{"X-Signature-Ed25519": "ab" * 64, "X-Signature-Timestamp": "\u00b2" * 3},
+            )
             assert ctx.sessions.issued == [] and fake.calls == []
             good = await post(client, body, **self.signed(body, at))
             replayed = await post(client, body, **self.signed(body, at))
             now["t"] = T0 + timedelta(seconds=30)
             fresh = await post(client, body, **self.signed(body, at + 30))
-        for status, answer in (unsigned, forged, altered, stale, future, replayed):
+        for status, answer in (unsigned, forged, altered, stale, future, odd, replayed):
             assert status == 401 and "did not come through Discord" in answer["error"]
         assert good[0] == 200 and fresh[0] == 200
         assert len(ctx.sessions.issued) == 2

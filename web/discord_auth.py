@@ -57,7 +57,8 @@ MAX_FIELD = 256
 MAX_SIGNED_BODY = 64 * 1024  # what the signature check reads whole
 SIGNATURE_WINDOW = 60  # seconds a signed request stays acceptable (clock skew and the network)
 DISCORD_TIMEOUT = aiohttp.ClientTimeout(total=10)
-CUSTOM_GAME = re.compile(r"game-(\d{1,18})")
+CUSTOM_GAME = re.compile(r"game-([0-9]{1,18})")
+NUMBER = re.compile(r"[0-9]{1,20}")  # a timestamp or a snowflake, ASCII digits only
 
 HTTP: web.AppKey[aiohttp.ClientSession] = web.AppKey("discord_http", aiohttp.ClientSession)
 
@@ -108,20 +109,26 @@ class ProxySignatures:
     window: int = SIGNATURE_WINDOW
     seen: dict[str, int] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.key = VerifyKey(bytes.fromhex(self.public_key))
+
     def check(self, signature: str | None, timestamp: str | None, body: bytes) -> None:
         """Raise Refused unless the request is signed well and fresh (or unsigned, when
         signatures are not required)."""
         if signature is None and timestamp is None and not self.required:
             return
-        if not signature or not timestamp or not timestamp.isdigit() or len(signature) != 128:
+        if (
+            not signature
+            or not timestamp
+            or not NUMBER.fullmatch(timestamp)
+            or len(signature) != 128
+        ):
             raise Refused(401, BAD_SIGNATURE)
         now = int(self.clock().timestamp())
         if abs(now - int(timestamp)) > self.window:
             raise Refused(401, BAD_SIGNATURE)
         try:
-            VerifyKey(bytes.fromhex(self.public_key)).verify(
-                timestamp.encode() + body, bytes.fromhex(signature)
-            )
+            self.key.verify(timestamp.encode() + body, bytes.fromhex(signature))
         except (BadSignatureError, ValueError):
             raise Refused(401, BAD_SIGNATURE) from None
         if not body:
@@ -229,7 +236,7 @@ class Discord:
             "GET", "/users/@me", headers={"Authorization": f"Bearer {access_token}"}
         )
         user = data.get("id") if status == 200 and isinstance(data, dict) else None
-        if not isinstance(user, str) or not user.isdigit():
+        if not isinstance(user, str) or not NUMBER.fullmatch(user):
             raise Refused(401, BAD_CODE)
         return int(user)
 
@@ -256,7 +263,7 @@ async def viewer_of(ctx: Any, discord: Discord, launch: Launch) -> tuple[Viewer,
     if not isinstance(users, list) or str(user_id) not in map(str, users):
         raise Refused(403, NOT_IN_INSTANCE)
     channel = str(location.get("channel_id", "")) if isinstance(location, dict) else ""
-    rec = await ctx.store.game_in_thread(int(channel)) if channel.isdigit() else None
+    rec = await ctx.store.game_in_thread(int(channel)) if NUMBER.fullmatch(channel) else None
     if rec is None and launch.custom_id:  # a link (a reminder's): a game where they are seated
         named = CUSTOM_GAME.fullmatch(launch.custom_id)
         if named:
