@@ -171,7 +171,12 @@ class AdaBot(commands.Bot):
         each entry point found is sent back as it is."""
         assert self.application_id is not None
         payload = await command_payload(self.tree, None)
-        existing = await self.http.get_global_commands(self.application_id)
+        existing = await self.http.request(  # with their translations, to send them back whole
+            discord.http.Route(
+                "GET", "/applications/{application_id}/commands", application_id=self.application_id
+            ),
+            params={"with_localizations": "true"},
+        )
         payload += [entry_point(c) for c in existing if c.get("type") == PRIMARY_ENTRY_POINT]
         try:
             data = await self.http.bulk_upsert_global_commands(self.application_id, payload)

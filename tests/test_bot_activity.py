@@ -129,7 +129,10 @@ class TestTheEntryPointCommand:
         bot = make_bot(force_sync=True)
         async with simcord.run(bot, strict_sync=False) as env:
             launch = entry_point_commands(monkeypatch, env.backend)
+            before = len(env.http_requests)
             await bot.sync_commands()
+            calls = [(r.method, r.params) for r in env.http_requests[before:]]
+            assert calls == [("GET", {"with_localizations": "true"}), ("PUT", {})]
             stored = list(env.backend.commands[None].values())
             kinds = sorted((c["name"], c["type"]) for c in stored)
             assert ("launch", PRIMARY_ENTRY_POINT) in kinds and ("ada", 1) in kinds
