@@ -17,8 +17,13 @@ from discord.ext import commands
 
 from cogs.base import AdaCog
 from cogs.service import Oops, status_problem
+from i18n import N_
 
 log = logging.getLogger(__name__)
+
+NOT_SET_UP = N_(
+    "The board inside Discord is not set up on this bot: the turn message's buttons work as always."
+)
 
 
 class ActivityCog(AdaCog, name="Activity"):
@@ -27,10 +32,7 @@ class ActivityCog(AdaCog, name="Activity"):
     async def on_open_board(self, interaction: discord.Interaction[Any], game: int) -> None:
         async def run() -> None:
             if not self.games.cfg.activity.enabled:  # a button from before the setting changed
-                raise Oops(
-                    "The board inside Discord is not set up on this bot: the turn message's "
-                    "buttons work as always."
-                )
+                raise Oops(NOT_SET_UP)
             rec = await self.store.get_game(game)
             await self.check_place(interaction, rec)
             problem = status_problem(rec, ("active",))

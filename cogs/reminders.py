@@ -186,7 +186,10 @@ class RemindersCog(AdaCog, name="Reminders"):
         game (its ``custom_id`` names the game; the sign-in accepts it only from a player
         seated there). Else nothing: the link to the turn message is enough."""
         link = self.games.cfg.activity.deep_link(rec.id)
-        return "\n" + tr._("Open the board: {link}", link=f"<{link}>") if link else ""
+        if link is None:
+            return ""
+        quiet = "<" + link + ">"  # (no embed under the reminder)
+        return "\n" + tr._("Open the board: {link}", link=quiet)
 
     async def left_notice(self, rec: GameRecord, user_id: int) -> None:
         log.info("game %s: user %s has left the server", rec.id, user_id)

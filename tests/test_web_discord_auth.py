@@ -305,17 +305,23 @@ class TestSettings:
         with pytest.raises(SystemExit, match=says):
             activity_settings(env)
 
-    async def test_no_route_when_the_activity_is_off(self) -> None:
+    async def test_when_the_activity_is_off_the_page_is_told_why(self) -> None:
         from types import SimpleNamespace
 
         from aiohttp import web
+        from aiohttp.test_utils import TestClient, TestServer
 
         app = web.Application()
         discord_auth.setup(
             app, SimpleNamespace(config=SimpleNamespace(activity=ActivitySettings()))
         )
-        assert [r.resource.canonical for r in app.router.routes()] == []
         assert list(app.middlewares) == []
+        async with TestClient(TestServer(app)) as client:
+            config = await client.get(discord_auth.CONFIG_ROUTE, headers={"Accept-Language": "ja"})
+            token = await client.post(discord_auth.TOKEN_ROUTE, json=launch(ALICE))
+            said = (await config.json())["error"]
+        assert config.status == 404 and token.status == 404
+        assert said.startswith("このボットでは Discord 内のボードが設定されていません")
 
 
 class TestTheClientFiles:

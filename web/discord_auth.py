@@ -40,6 +40,7 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
 import i18n
+from cogs.activity import NOT_SET_UP
 from cogs.service import NOT_PLAYED, STATUS_TEXT
 from i18n import N_, Lang
 from web.sessions import Viewer
@@ -287,10 +288,16 @@ def script_path(dist: Path = BUNDLE_DIR) -> str | None:
 
 
 def setup(app: web.Application, ctx: Any) -> None:
-    """Add the Activity's token exchange (and the proxy signature check) to ``app``; nothing
-    when the Activity is off (ACTIVITY_CLIENT_ID empty)."""
+    """Add the Activity's routes (the token exchange, the client and its settings) and the
+    proxy signature check to ``app``; when the Activity is off (ACTIVITY_CLIENT_ID empty), only
+    a settings route that says so."""
     settings = ctx.config.activity
     if not settings.enabled:
+        # (launched from Discord's App Launcher all the same: the page says why it can't open)
+        async def off(request: web.Request) -> web.Response:
+            return Refused(404, NOT_SET_UP).response(lang_of(request))
+
+        app.router.add_get(CONFIG_ROUTE, off)
         return
     app.middlewares.append(
         proxy_signatures(

@@ -33,7 +33,12 @@ function showProblem(text) {
  */
 export async function openInDiscord({ apiBase = "", startBoard }) {
   try {
-    const config = await (await fetch(`${apiBase}/api/discord/config`)).json();
+    const configured = await fetch(`${apiBase}/api/discord/config`);
+    const config = await configured.json();
+    if (!configured.ok) {
+      showProblem(config.error); // the Activity is off on this bot (in the server's words)
+      return null;
+    }
     const sdk = new DiscordSDK(config.client_id);
     await sdk.ready();
     const { code } = await sdk.commands.authorize({
