@@ -246,6 +246,12 @@ class TestProxySignatures:
             replayed = await post(client, body, **self.signed(body, at))
             now["t"] = T0 + timedelta(seconds=30)
             fresh = await post(client, body, **self.signed(body, at + 30))
+            # every route, not only the sign-in: a GET without a body is signed too
+            other = await client.get(discord_auth.CONFIG_ROUTE)
+            signed_get = await client.get(
+                discord_auth.CONFIG_ROUTE, headers=self.signed(b"", at + 30)
+            )
+        assert other.status == 401 and signed_get.status == 200
         for status, answer in (unsigned, forged, altered, stale, future, odd, replayed):
             assert status == 401 and "did not come through Discord" in answer["error"]
         assert good[0] == 200 and fresh[0] == 200
