@@ -24,6 +24,8 @@ SHARD_COUNT and SHARD_IDS (several processes, see the README), LOG_FILE, LOG_FOR
 json), LOG_MAX_BYTES, LOG_BACKUPS (a rotating log file), METRICS_PORT and METRICS_HOST (the
 /healthz and /metrics endpoint, off by default), SYNC_COMMANDS (1: sync at every start),
 STOP_GRACE_SECONDS (how long a stop waits for moves in flight, default 20).
+The board inside Discord (the Activity, off unless ACTIVITY_CLIENT_ID): ACTIVITY_CLIENT_ID,
+ACTIVITY_CLIENT_SECRET, ACTIVITY_PUBLIC_KEY, ACTIVITY_REQUIRE_SIGNATURES, ACTIVITY_API_BASE.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from cogs import EXTENSIONS, logfile, logsafe, translator
 from cogs.base import make_groups
 from cogs.clicks import DEFAULT_BUDGET
 from cogs.components import DYNAMIC_ITEMS
-from cogs.config import BotConfig, whole
+from cogs.config import ActivitySettings, BotConfig, activity_settings, whole
 from cogs.metrics import ErrorCounter, Metrics, watch_rest
 from cogs.options import CheckedTree
 from cogs.service import GameService
@@ -152,7 +154,7 @@ class AdaBot(commands.Bot):
         if not self.ada.force_sync and await self.ada.store.bot_value(key) == digest:
             log.info("commands unchanged (%s): not synced to %s", digest[:12], where)
             return
-        synced = await self.tree.sync(guild=guild)
+        synced = await self.tree.sync(guild=guild) if guild else await self.sync_global()
         await self.ada.store.set_bot_value(key, digest)
         log.info(
             "synced %d command(s) to %s (%s%s)",
@@ -161,6 +163,34 @@ class AdaBot(commands.Bot):
             digest[:12],
             "" if guild else "; global commands may take a while to appear",
         )
+
+    async def sync_global(self) -> list[discord.app_commands.AppCommand]:
+        """``tree.sync()`` for the global commands, keeping the application's Entry Point
+        command: enabling Activities makes Discord create one (type 4, PRIMARY_ENTRY_POINT), and
+        a bulk overwrite without it fails (error 50240). One read of the global commands first;
+        each entry point found is sent back as it is."""
+        assert self.application_id is not None
+        payload = await command_payload(self.tree, None)
+        existing = await self.http.request(  # with their translations, to send them back whole
+            discord.http.Route(
+                "GET", "/applications/{application_id}/commands", application_id=self.application_id
+            ),
+            params={"with_localizations": "true"},
+        )
+        payload += [entry_point(c) for c in existing if c.get("type") == PRIMARY_ENTRY_POINT]
+        try:
+            data = await self.http.bulk_upsert_global_commands(self.application_id, payload)
+        except discord.HTTPException as exc:
+            if exc.status == 400 and exc.code == 50035:
+                raise discord.app_commands.CommandSyncFailure(
+                    exc, self.tree.get_commands()
+                ) from None
+            raise
+        return [
+            discord.app_commands.AppCommand(data=d, state=self._connection)  # as tree.sync()
+            for d in data
+            if d.get("type") != PRIMARY_ENTRY_POINT
+        ]
 
     async def on_socket_event_type(self, event_type: str) -> None:
         self.ada.metrics.event()
@@ -211,14 +241,42 @@ class AdaBot(commands.Bot):
                 log.info("database closed")
 
 
-async def command_hash(tree: discord.app_commands.CommandTree[Any], guild: Any) -> str:
-    """The SHA-256 of the commands ``tree.sync(guild=guild)`` would send, translations
-    included (the same payload discord.py builds)."""
+PRIMARY_ENTRY_POINT = 4
+"""The application command type of an Activity's Entry Point command."""
+ENTRY_POINT_FIELDS = (
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "type",
+    "handler",
+    "default_member_permissions",
+    "integration_types",
+    "contexts",
+    "nsfw",
+)
+
+
+def entry_point(command: dict[str, Any]) -> dict[str, Any]:
+    """An Entry Point command as read from Discord, as a bulk overwrite sends it (its id,
+    application id and version are Discord's, not part of the payload)."""
+    return {k: command[k] for k in ENTRY_POINT_FIELDS if command.get(k) is not None}
+
+
+async def command_payload(
+    tree: discord.app_commands.CommandTree[Any], guild: Any
+) -> list[dict[str, Any]]:
+    """The commands ``tree.sync(guild=guild)`` would send, translations included (the same
+    payload discord.py builds)."""
     commands_ = tree.get_commands(guild=guild)
     if tree.translator is not None:
-        payload = [await c.get_translated_payload(tree, tree.translator) for c in commands_]
-    else:
-        payload = [c.to_dict(tree) for c in commands_]
+        return [await c.get_translated_payload(tree, tree.translator) for c in commands_]
+    return [c.to_dict(tree) for c in commands_]
+
+
+async def command_hash(tree: discord.app_commands.CommandTree[Any], guild: Any) -> str:
+    """The SHA-256 of the commands ``tree.sync(guild=guild)`` would send."""
+    payload = await command_payload(tree, guild)
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -249,6 +307,7 @@ def create_bot(
     metrics_host: str = "127.0.0.1",
     force_sync: bool = False,
     stop_grace: float = 20.0,
+    activity: ActivitySettings | None = None,
 ) -> AdaBot:
     """A new bot object on the database at ``db_path`` (one per run: make a fresh one to restart).
 
@@ -273,6 +332,7 @@ def create_bot(
         metrics_host=metrics_host,
         force_sync=force_sync,
         stop_grace=stop_grace,
+        activity=activity or ActivitySettings(),
         metrics=Metrics(version()),
     )
     return ShardedAdaBot(config) if shard_count else AdaBot(config)
@@ -423,6 +483,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stop_grace=float(
             whole("STOP_GRACE_SECONDS", os.environ.get("STOP_GRACE_SECONDS") or "20", 0)
         ),
+        activity=activity_settings(os.environ),
     )
     from store.config import redact
 

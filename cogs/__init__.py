@@ -8,5 +8,6 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.health",
     "cogs.records",
+    "cogs.activity",
 )
 """The cogs the bot loads (``bot.AdaBot.setup_hook``), whose commands the catalogs translate."""

@@ -202,6 +202,27 @@ class InfoButton(
         await handler(interaction, self.game)
 
 
+class OpenBoardButton(
+    StopGate,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ada:board:(?P<game>\d+)",
+):
+    """Open board: launches the Activity (the board page inside Discord) on this game."""
+
+    def __init__(self, game: int, item: discord.ui.Button[Any] | None = None):
+        super().__init__(item or discord.ui.Button(custom_id=ui.cid_open_board(game)))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str]
+    ) -> OpenBoardButton:
+        return cls(int(match["game"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction, "Activity").on_open_board(interaction, self.game)
+
+
 class LobbyButton(
     StopGate,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -230,5 +251,6 @@ DYNAMIC_ITEMS = (
     GroupButton,
     BackButton,
     InfoButton,
+    OpenBoardButton,
     LobbyButton,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -12,6 +12,62 @@ import discord
 
 from cogs.clicks import DEFAULT_BUDGET
 from store import Store
+
+# -- the Discord Activity (issue 32): the board page inside Discord ------------------------------
+DISCORD_API = "https://discord.com/api/v10"
+
+
+@dataclass(frozen=True)
+class ActivitySettings:
+    """The Activity's settings (ACTIVITY_* in .env). ``client_id`` empty: no Activity (no
+    **Open board** button, no token exchange)."""
+
+    client_id: str = ""
+    client_secret: str = ""
+    """The OAuth2 client secret: used only by the server's code exchange, never sent out."""
+    public_key: str = ""
+    """The application's Ed25519 public key (hex) that Discord's proxy signs requests with."""
+    bot_token: str = ""
+    """The bot's token: the Activity Instance endpoint answers only the application's bot."""
+    api_base: str = DISCORD_API
+    """Discord's API (tests point it at a fake)."""
+    require_signatures: bool = False
+    """Every request to the web server must come through Discord's proxy, signed (a signed
+    request is always checked, whatever this says)."""
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.client_id)
+
+    def deep_link(self, game: int) -> str | None:
+        """A link that opens the Activity on this game (Discord's documented Activity link,
+        whose ``custom_id`` the launch carries), or None without an Activity."""
+        if not self.enabled:
+            return None
+        return f"https://discord.com/activities/{self.client_id}?custom_id=game-{game}"
+
+
+def activity_settings(env: Mapping[str, str]) -> ActivitySettings:
+    """The ACTIVITY_* settings from ``env`` (SystemExit saying what is wrong)."""
+    client_id = env.get("ACTIVITY_CLIENT_ID", "").strip()
+    if not client_id:
+        return ActivitySettings()
+    if not client_id.isdigit():
+        raise SystemExit(f"ACTIVITY_CLIENT_ID is the application's id, digits (not {client_id!r}).")
+    secret = env.get("ACTIVITY_CLIENT_SECRET", "").strip()
+    key = env.get("ACTIVITY_PUBLIC_KEY", "").strip().lower()
+    if not secret:
+        raise SystemExit("ACTIVITY_CLIENT_SECRET is needed with ACTIVITY_CLIENT_ID (OAuth2 page).")
+    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+        raise SystemExit("ACTIVITY_PUBLIC_KEY is the application's public key: 64 hex digits.")
+    return ActivitySettings(
+        client_id=client_id,
+        client_secret=secret,
+        public_key=key,
+        bot_token=env.get("DISCORD_TOKEN", "").strip(),
+        api_base=(env.get("ACTIVITY_API_BASE", "").strip() or DISCORD_API).rstrip("/"),
+        require_signatures=env.get("ACTIVITY_REQUIRE_SIGNATURES", "").strip() in ("1", "true"),
+    )
 
 
 @dataclass
@@ -47,6 +103,8 @@ class BotConfig:
     """Sync the slash commands at start even if they did not change (``--sync``)."""
     stop_grace: float = 20.0
     """Seconds a stop waits for the moves in flight to finish."""
+    activity: ActivitySettings = field(default_factory=ActivitySettings)
+    """The Discord Activity (the board page inside Discord); off unless ACTIVITY_CLIENT_ID."""
     metrics: Any = None
     """The bot's figures (cogs.metrics.Metrics), made with the bot."""
     store: Store | None = None

@@ -177,7 +177,13 @@ class PlayCog(AdaCog, name="Play"):
             else:  # the public turn message: in the game's language
                 image = message.attachments[0].filename if message and message.attachments else None
                 view = ui.turn_layout(
-                    rec, state, current, image=image, tr=self.game_lang(rec), group=group
+                    rec,
+                    state,
+                    current,
+                    image=image,
+                    tr=self.game_lang(rec),
+                    group=group,
+                    activity=self.games.cfg.activity.enabled,
                 )
             await answer.edit_original(view=view)
 

@@ -147,6 +147,7 @@ class RemindersCog(AdaCog, name="Reminders"):
         tr = await self.games.dm_lang(recs[0], user_id)
         links = [
             tr._("#{id}: {link}", id=rec.id, link=await self.games.current_link(rec))
+            + self.board_link(rec, tr)
             for rec in recs
         ]
         text = "\n".join(
@@ -180,6 +181,16 @@ class RemindersCog(AdaCog, name="Reminders"):
         if not reached and failure is not None:
             raise failure
 
+    def board_link(self, rec: GameRecord, tr: Lang) -> str:
+        """With the Activity set up: a line with Discord's link that opens the board on this
+        game (its ``custom_id`` names the game; the sign-in accepts it only from a player
+        seated there). Else nothing: the link to the turn message is enough."""
+        link = self.games.cfg.activity.deep_link(rec.id)
+        if link is None:
+            return ""
+        quiet = "<" + link + ">"  # (no embed under the reminder)
+        return "\n" + tr._("Open the board: {link}", link=quiet)
+
     async def left_notice(self, rec: GameRecord, user_id: int) -> None:
         log.info("game %s: user %s has left the server", rec.id, user_id)
         tr = self.game_lang(rec)
@@ -204,13 +215,15 @@ class RemindersCog(AdaCog, name="Reminders"):
 
         def text(tr: Lang) -> str:
             nth = tr._(" (reminder {n})", n=attempt) if attempt > 1 else ""
-            return tr._(
+            said = tr._(
                 "⏰ Reminder: it's your turn in Ada's Dream game #{id}{nth}: {link}\n"
                 "Switch reminders off with `/ada reminders enabled:False`.",
                 id=rec.id,
                 nth=nth,
                 link=link,
             )
+            first, _, rest = said.partition("\n")
+            return f"{first}{self.board_link(rec, tr)}\n{rest}"
 
         if mode == "dm":
             try:

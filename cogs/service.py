@@ -160,6 +160,7 @@ class Played:
         return words.label(tr, self.old, dec, self.choice)
 
 
+NOT_PLAYED = N_("Game #{id} isn't being played right now.")
 STATUS_TEXT = {
     "lobby": N_("Game #{id} hasn't started yet."),
     "finished": N_("Game #{id} is over: see `/ada final`."),
@@ -198,9 +199,7 @@ def status_problem(rec: GameRecord, wanted: tuple[str, ...]) -> Oops | None:
                 id=rec.id,
             )
         return Oops("Game #{id} has already started.", id=rec.id)
-    return Oops(
-        STATUS_TEXT.get(rec.status, N_("Game #{id} isn't being played right now.")), id=rec.id
-    )
+    return Oops(STATUS_TEXT.get(rec.status, NOT_PLAYED), id=rec.id)
 
 
 def game_lang(rec: GameRecord) -> Lang:
@@ -457,7 +456,13 @@ class GameService:
         if prev is None:
             prev = await self.store.latest_message(rec.id, "turn")
         layout = ui.turn_layout(
-            rec, state, seq, image=image and image.data and image.filename, tr=tr, note=note
+            rec,
+            state,
+            seq,
+            image=image and image.data and image.filename,
+            tr=tr,
+            note=note,
+            activity=self.cfg.activity.enabled,
         )
         pinged = seat is not None and not seat.is_ai and seat.user_id is not None and ping
         mentions = (

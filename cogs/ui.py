@@ -15,6 +15,7 @@ so a click on an old message is recognised from the id alone, and the handlers
     ada:h:<game>                  my hand (private)
     ada:m:<game>                  my Mill (private)
     ada:v:<game>                  the full board (private)
+    ada:board:<game>              Open board: the board page inside Discord (the Activity)
     ada:l:<action>:<game>         lobby: join, leave, ai, start, cancel
 
 A turn message reads top to bottom: whose turn it is and what they must decide, in one line;
@@ -92,6 +93,10 @@ def cid_mill(game: int) -> str:
 
 def cid_board(game: int) -> str:
     return f"ada:v:{game}"
+
+
+def cid_open_board(game: int) -> str:
+    return f"ada:board:{game}"
 
 
 def cid_lobby(action: str, game: int) -> str:
@@ -366,8 +371,15 @@ def choice_items(
 
 
 def control_items(
-    game: int, seq: int, state: GameState, tr: Lang, *, private: bool = False
+    game: int,
+    seq: int,
+    state: GameState,
+    tr: Lang,
+    *,
+    private: bool = False,
+    activity: bool = False,
 ) -> list[discord.ui.Item[discord.ui.LayoutView]]:
+    """Undo, My hand, My Mill, Board; and Open board (the Activity) when it is set up."""
     items: list[discord.ui.Item[discord.ui.LayoutView]] = []
     if state.can_undo():
         items.append(
@@ -389,6 +401,14 @@ def control_items(
         items.append(
             discord.ui.Button(
                 label=tr._("Board"), style=discord.ButtonStyle.secondary, custom_id=cid_board(game)
+            )
+        )
+    if activity and not private:
+        items.append(
+            discord.ui.Button(
+                label=tr._("Open board"),
+                style=discord.ButtonStyle.primary,
+                custom_id=cid_open_board(game),
             )
         )
     return items
@@ -497,9 +517,11 @@ def turn_layout(
     tr: Lang,
     group: int | None = None,
     note: str | None = None,
+    activity: bool = False,
 ) -> discord.ui.LayoutView:
     """The public turn message (in the game's language ``tr``): headline, digest, this turn so
-    far, picture, choices, controls. ``note``: an English line, said in the language."""
+    far, picture, choices, controls. ``note``: an English line, said in the language.
+    ``activity``: the bot has the Activity set up (an **Open board** button)."""
     dec = state.decision
     assert dec is not None
     texts = [headline(rec, state, tr)]
@@ -538,7 +560,7 @@ def turn_layout(
             mine = choice_items(rec.id, seq, state, tr, group)
         for row in _rows(mine):
             container.add_item(row)
-    for row in _rows(control_items(rec.id, seq, state, tr)):
+    for row in _rows(control_items(rec.id, seq, state, tr, activity=activity)):
         container.add_item(row)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)

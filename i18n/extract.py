@@ -7,7 +7,8 @@ catalogs up to date with it (Babel), as ``pybabel extract`` and ``pybabel update
         (and its glossary, translated/glossary-es.toml, if there is one: i18n/glossary/es.toml)
 
 Where the strings come from:
-- the Python sources of the bot (``cogs/``, ``render/``, ``i18n/``, ``store/``, ``bot.py``): calls
+- the Python sources of the bot (``cogs/``, ``render/``, ``i18n/``, ``store/``, ``bot.py``,
+  ``web/discord_auth.py``): calls
   of ``_``, ``n_``, ``p_``, ``N_``, and the messages of ``Oops(...)`` and the store's errors;
 - the engine's tables (prompts, log sentences, area and colour words, scorepad categories) and
   its rules summaries (``engine.help``);
@@ -49,6 +50,7 @@ SOURCES = (
     "store/lobby.py",
     "store/play.py",
     "store/settings.py",
+    "web/discord_auth.py",
 )
 KEYWORDS: dict[str, Any] = {
     "_": None,

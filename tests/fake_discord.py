@@ -1,0 +1,160 @@
+"""A fake of the few Discord API endpoints the Activity's sign-in calls (issue 32), as an aiohttp
+server on 127.0.0.1, and a small web app around ``web.discord_auth`` for the tests.
+
+Endpoints, as Discord documents them:
+- ``POST /oauth2/token`` (form: client_id, client_secret, grant_type=authorization_code, code):
+  a code ``code-<user id>`` gives the access token ``token-<user id>``; any other code, or the
+  wrong client secret, is ``400 invalid_grant``.
+- ``GET /users/@me`` (``Authorization: Bearer <access token>``): ``{"id": "<user id>", ...}``.
+- ``GET /applications/{app}/activity-instances/{instance}`` (``Authorization: Bot <token>``):
+  the instance's ``application_id``, ``instance_id``, ``launch_id``, ``location``
+  (``{id, kind: "gc", channel_id, guild_id}``) and ``users``, or ``404`` (code 10xxx).
+
+The web app is what ``web.app`` (another branch) will make: ``setup(app, ctx)`` with a context
+of the same field names (``service, store, sessions, config, clock``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from cogs.config import ActivitySettings
+from web import discord_auth
+from web.sessions import Sessions, Viewer
+
+APP_ID = "111222333444555666"
+SECRET = "the-client-secret"
+BOT_TOKEN = "the-bot-token"
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+@dataclass
+class FakeDiscord:
+    """The fake's state: its Activity instances, and every call it was asked."""
+
+    instances: dict[str, dict[str, Any]] = field(default_factory=dict)
+    calls: list[str] = field(default_factory=list)
+    down: bool = False
+
+    def add_instance(self, instance_id: str, channel_id: int, guild_id: int, users: list[int]):
+        self.instances[instance_id] = {
+            "application_id": APP_ID,
+            "instance_id": instance_id,
+            "launch_id": "1276580072400224306",
+            "location": {
+                "id": f"gc-{guild_id}-{channel_id}",
+                "kind": "gc",
+                "channel_id": str(channel_id),
+                "guild_id": str(guild_id),
+            },
+            "users": [str(u) for u in users],
+        }
+
+    def app(self) -> web.Application:
+        app = web.Application()
+
+        async def token(request: web.Request) -> web.Response:
+            self.calls.append("token")
+            if self.down:
+                return web.json_response({"message": "down"}, status=503)
+            form = await request.post()
+            code = str(form.get("code", ""))
+            ok = (
+                form.get("client_id") == APP_ID
+                and form.get("client_secret") == SECRET
+                and form.get("grant_type") == "authorization_code"
+                and code.startswith("code-")
+            )
+            if not ok:
+                return web.json_response({"error": "invalid_grant"}, status=400)
+            return web.json_response(
+                {
+                    "access_token": "token-" + code[5:],
+                    "token_type": "Bearer",
+                    "expires_in": 604800,
+                    "scope": "identify",
+                }
+            )
+
+        async def me(request: web.Request) -> web.Response:
+            self.calls.append("me")
+            auth = request.headers.get("Authorization", "")
+            if not auth.startswith("Bearer token-"):
+                return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+            user = auth.removeprefix("Bearer token-")
+            return web.json_response({"id": user, "username": f"user{user}", "discriminator": "0"})
+
+        async def instance(request: web.Request) -> web.Response:
+            self.calls.append("instance")
+            if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+                return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+            found = self.instances.get(request.match_info["instance"])
+            if request.match_info["app"] != APP_ID or found is None:
+                return web.json_response({"message": "Unknown", "code": 10064}, status=404)
+            return web.json_response(found)
+
+        app.router.add_post("/api/v10/oauth2/token", token)
+        app.router.add_get("/api/v10/users/@me", me)
+        app.router.add_get("/api/v10/applications/{app}/activity-instances/{instance}", instance)
+        return app
+
+
+class CountingSessions(Sessions):
+    """Sessions that count what they issued (a refusal must issue nothing)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.issued: list[Viewer] = []
+
+    def issue(self, viewer: Viewer) -> str:
+        self.issued.append(viewer)
+        return super().issue(viewer)
+
+
+@contextlib.asynccontextmanager
+async def board_server(
+    store: Any,
+    fake: FakeDiscord,
+    *,
+    public_key: str = "",
+    required: bool = False,
+    clock: Callable[[], datetime] | None = None,
+    pages: Callable[[web.Application], None] | None = None,
+) -> AsyncIterator[tuple[TestClient, Any, TestServer]]:
+    """The fake Discord and a web app with the Activity's sign-in pointed at it (and the
+    test's own ``pages``); yields the app's test client, its context and the fake's server."""
+    discord_server = TestServer(fake.app())
+    await discord_server.start_server()
+    try:
+        now = clock or (lambda: T0)
+        settings = ActivitySettings(
+            client_id=APP_ID,
+            client_secret=SECRET,
+            public_key=public_key or "00" * 32,
+            bot_token=BOT_TOKEN,
+            api_base=str(discord_server.make_url("/api/v10")),
+            require_signatures=required,
+        )
+        ctx = SimpleNamespace(
+            service=None,
+            store=store,
+            sessions=CountingSessions(b"k" * 32, now),
+            config=SimpleNamespace(activity=settings),
+            clock=now,
+        )
+        app = web.Application()
+        discord_auth.setup(app, ctx)
+        if pages is not None:
+            pages(app)
+        async with TestClient(TestServer(app)) as client:
+            yield client, ctx, discord_server
+    finally:
+        await discord_server.close()
