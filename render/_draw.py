@@ -57,6 +57,7 @@ WHITE: RGB = (255, 255, 255)
 HILITE: RGB = (255, 214, 64)
 GOOD: RGB = (30, 120, 50)
 BAD: RGB = (170, 30, 30)
+MARK: RGB = (232, 150, 0)  # the outline of an option a player may choose
 
 # Die colours, with the ink used for pips and the colour letter (the colour-blind cue).
 DIE_FILL: dict[str, RGB] = {
@@ -369,6 +370,18 @@ def _layout(
     then cut the last line with an ellipsis. Pure, so computed once per distinct text and box
     (and script)."""
     return _layout_of(text, size, min_size, bold, wrap, max_lines, bw, bh, script())
+
+
+def lines_needed(text: str, size: int, width: int, bold: bool = False) -> int:
+    """How many lines `text` takes at `size` in `width` (for boxes that grow with their text)."""
+    return len(_layout(text, size, size, bold, True, None, width, 10_000).lines)
+
+
+def fits_one_line(
+    text: str, size: int, min_size: int, width: int, height: int, bold: bool = False
+) -> bool:
+    """Does `text` fit one line of a box, shrinking down to `min_size` (or condensed)?"""
+    return not _layout(text, size, min_size, bold, False, None, width, height).clipped
 
 
 @lru_cache(maxsize=16384)

@@ -36,28 +36,28 @@ from render._draw import (
     HILITE,
     INK,
     LINE,
+    MARK,
     MUTED,
     PANEL_ALT,
     PLAYER_FILL,
     WHITE,
     Box,
     Canvas,
+    lines_needed,
     player_label,
     shade,
 )
+from render._pieces import LAND, SEA, MillGrid, city_marker, prestige_of, route
 from render._state import Pending
-from render.board import prestige_of
-from render.focus import (
+from render.focus_parts import (
     FOCUS_W,
     LH,
-    MARK,
     MIN_PX,
     PAD,
     finish,
     focus_canvas,
     focus_cities,
     header,
-    lines_needed,
     mark,
     options,
     para,
@@ -313,9 +313,6 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, y: int) -> int:
 # -- travel map ------------------------------------------------------------------------------
 
 DX, DY = 540.0, 744.0  # board pixels per map unit (the board's proportions)
-SEA = (176, 208, 226)
-LAND = (214, 226, 184)
-REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
 MAP_MAX_H = 620  # the map's height in a picture, unless many destinations need more room
 MAP_CROWDED_H = 860
 NODE_R = 27  # a city on the map: large enough for its Prestige and a letter at MIN_PX
@@ -390,7 +387,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             clip.d.line((*local(pos(a)), *local(pos(b))), fill=LAND, width=2 * land_r)
     for a, b, kind in ed.routes:
         if a in ed.city and b in ed.city:
-            _route(clip, local(pos(a)), local(pos(b)), kind, max(1.5, k))
+            route(clip, local(pos(a)), local(pos(b)), kind, max(1.5, k), dash=7)
     cv.im.paste(clip.im, (mx0, my0))
     cv.d.rectangle((mx0, my0, mx1, my1), outline=LINE, width=2)
     # lettered from the cheapest journey (then by name), as listed under the map (letters, not
@@ -403,13 +400,8 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             continue
         if city == p.city:
             cv.pawn(x, y, 2 * NODE_R + 8, p.colour, player_label(seat))
-        elif info["kind"] == "university":
-            fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
-            cv.d.rounded_rectangle(
-                (x - 12, y - 12, x + 12, y + 12), radius=4, fill=fill, outline=INK, width=2
-            )
         else:
-            cv.d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=WHITE, outline=INK, width=2)
+            city_marker(cv, info, x, y, 12, 9)
     # the destinations' letters, moved apart where cities lie too close for two of them, with
     # a line to the city when moved
     shown_at = {c: pos(c) for c in cities if inside(pos(c))}
@@ -440,7 +432,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
         w = int(cv.width_of(label, T)) + 4
         if x + 56 + w > W - PAD:
             x, y = PAD + 6, y + LH + 8
-        _route(cv, (x, y + LH // 2 + 2), (x + 46, y + LH // 2 + 2), kind, 1.5)
+        route(cv, (x, y + LH // 2 + 2), (x + 46, y + LH // 2 + 2), kind, 1.5, dash=7)
         cv.text((x + 54, y, x + 54 + w, y + LH + 4), label, T, align="left", wrap=False)
         x += 54 + w + 24
     return finish(cv, y + LH + 4)
@@ -541,32 +533,6 @@ def _destinations(
                 cv.marks.append(("option", choice_id, box))
         y += h + PAD
     return y
-
-
-def _route(cv: Canvas, a: tuple[int, int], b: tuple[int, int], kind: str, k: float) -> None:
-    (ax, ay), (bx, by) = a, b
-    if kind == "rail":
-        cv.d.line((ax, ay, bx, by), fill=INK, width=max(5, int(5 * k)))
-        _dashed(cv, a, b, WHITE, max(2, int(2 * k)), 7, 7)
-    elif kind == "ferry":
-        _dashed(cv, a, b, (30, 80, 170), max(3, int(3 * k)), 9, 7)
-    else:
-        cv.d.line((ax, ay, bx, by), fill=(150, 95, 40), width=max(3, int(3 * k)))
-
-
-def _dashed(
-    cv: Canvas, a: tuple[int, int], b: tuple[int, int], fill: Any, width: int, on: int, off: int
-) -> None:
-    (ax, ay), (bx, by) = a, b
-    length = math.hypot(bx - ax, by - ay)
-    if length < 1:
-        return
-    ux, uy = (bx - ax) / length, (by - ay) / length
-    t = 0.0
-    while t < length:
-        e = min(length, t + on)
-        cv.d.line((ax + ux * t, ay + uy * t, ax + ux * e, ay + uy * e), fill=fill, width=width)
-        t += on + off
 
 
 # -- Partner cards (Meetings and the hand) ---------------------------------------------------
@@ -1086,16 +1052,6 @@ GRID_X = W - PAD - 3 * CELL - 2 * GAP - 20  # row names to the left of the grid
 STEP = CELL + GAP
 
 
-def _gear_xy(pos: int, x0: int, y0: int) -> tuple[int, int]:
-    """Gear spaces as engine.mill numbers them: 0-5 in the rows (two gaps each), 6-11 in the
-    columns."""
-    if pos < 6:
-        r, g = divmod(pos, 2)
-        return x0 + (g + 1) * CELL + g * GAP + GAP // 2, y0 + r * STEP + CELL // 2
-    c, g = divmod(pos - 6, 2)
-    return x0 + c * STEP + CELL // 2, y0 + (g + 1) * CELL + g * GAP + GAP // 2
-
-
 def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
     """The decider's Mill drawn for the decision: the die to place, the 3x3 grid with each Gear
     space numbered by its gap as the buttons name it ("row 1, gap 2": the second space of row 1
@@ -1193,10 +1149,11 @@ def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -
     for r in range(3):
         ry = y0 + r * STEP
         cv.text((PAD, ry, x0 - 14, ry + CELL), _("row {n}", n=r + 1), T, fill=MUTED, align="right")
-    span = 3 * CELL + 2 * GAP
+    grid = MillGrid(x0, y0, CELL, GAP)
+    span = grid.span
     grid_frame(cv, (x0 - 8, y0 - 8, x0 + span + 8, y0 + span + 8))
     for pos, gear in enumerate(p.gears):
-        gx, gy = _gear_xy(pos, x0, y0)
+        gx, gy = grid.gear_xy(pos)
         marked = pos in marks.gears
         box = (gx - GEAR_R, gy - GEAR_R, gx + GEAR_R, gy + GEAR_R)
         if marked:
@@ -1214,8 +1171,7 @@ def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -
         else:
             cv.badge(gx, gy, GEAR_R - 2, gap, fill=WHITE)
     for i in range(9):
-        r, c = divmod(i, 3)
-        x, cy = x0 + c * STEP, y0 + r * STEP
+        x, cy = grid.cell_xy(i)
         cv.die(x, cy, CELL, p.mill[i] if i < len(p.mill) else None)
         ids = marks.cells.get(i, ()) + marks.dice.get(f"m{i}", ())
         if ids:
