@@ -404,7 +404,7 @@ def _map_background(cv: Canvas, ed: Edition, box: Box) -> None:
     # legend
     ly = my1 + 6
     lx = x0
-    for kind in ("road", "rail", "ferry"):
+    for kind in V.ROUTE_KINDS:
         route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
         cv.text(
             (lx + 40, ly, lx + 126, ly + 20),
@@ -562,7 +562,11 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     for r, room in enumerate(st.rooms):
         rx = x0 + r * (rw + 6)
         info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
-        cv.box((rx, y0, rx + rw, y0 + 144), fill=shade(DIE_FILL["Y"], 1.75), width=2)
+        cv.box(
+            (rx, y0, rx + rw, y0 + 144),
+            fill=shade(DIE_FILL[AREA_COLOUR["meetings"]], 1.75),
+            width=2,
+        )
         cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), _("Room {n}", n=r + 1), 14, bold=True)
         cost = _(
             "\u00a3{money} or {innovation} Innov.",
@@ -690,7 +694,10 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
     cv.text((x0, y0, x0 + lw - 4, y0 + 34), _("level\nInnov./maj."), 10, fill=MUTED)
     for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
-        cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + 34), fill=shade(DIE_FILL["G"], 1.7))
+        cv.d.rectangle(
+            (cx + 1, y0, cx + cw - 2, y0 + 34),
+            fill=shade(DIE_FILL[AREA_COLOUR["institutions"]], 1.7),
+        )
         cv.text(
             (cx + 3, y0, cx + cw - 4, y0 + 34),
             content("institution", inst["name"]),

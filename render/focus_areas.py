@@ -17,7 +17,7 @@ from engine import vocabulary as V
 from engine.common import lecture_cost
 from engine.edition import Edition
 from engine.mill import gear_operator
-from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, GameState
+from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, MILL_LINES, GameState
 from i18n import N_, _, n_, p_
 from render._common import (
     ROUTE_NAMES,
@@ -425,7 +425,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     y = _destinations(cv, st, dec, cities, letter, pawns, my1 + PAD)
     # what the routes cost
     x = PAD + 6
-    for kind in ("road", "rail", "ferry"):
+    for kind in V.ROUTE_KINDS:
         label = _(
             "{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")
         )
@@ -668,7 +668,7 @@ def _rooms(
         for r in pair:
             x = PAD + (r % 2) * (ROOM_W + PAD)
             box = (x, y, x + ROOM_W, y + h)
-            cv.box(box, fill=shade(DIE_FILL["Y"], 1.75), width=2)
+            cv.box(box, fill=shade(DIE_FILL[AREA_COLOUR["meetings"]], 1.75), width=2)
             for choice_id in room_opts.get(r, []):
                 mark(cv, box, choice_id)
             ty = y + 10
@@ -714,7 +714,13 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             cost=lecture_cost(st, seat, lvl),
             points=ed.lecture_majority.get(lvl, "?"),
         )
-        cv.badge(PAD + 34, y + LH // 2 + 4, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+        cv.badge(
+            PAD + 34,
+            y + LH // 2 + 4,
+            25,
+            str(lvl),
+            fill=shade(DIE_FILL[AREA_COLOUR["institutions"]], 1.7),
+        )
         y = para(cv, PAD + 72, y + 4, W - PAD, head) + 6
     y += PAD
     shown = sorted({i for i, _l in spaces}) or list(
@@ -738,7 +744,13 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                 first = colours[seats[0]] if seats[0] < len(colours) else ""
                 fill = shade(PLAYER_FILL.get(first, (220, 220, 220)), 1.75)
             cv.box(box, fill=fill, width=2)
-            cv.badge(PAD + 34, y + 30, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+            cv.badge(
+                PAD + 34,
+                y + 30,
+                25,
+                str(lvl),
+                fill=shade(DIE_FILL[AREA_COLOUR["institutions"]], 1.7),
+            )
             para(cv, PAD + 72, y + 8, W - PAD - 12 - discs_w, effect)
             for j, s in enumerate(seats[:3]):
                 _disc(cv, W - PAD - 12 - discs_w + 27 + j * 54, y + 30, s, colours)
@@ -1190,7 +1202,7 @@ def _mill_lines(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) 
     and the Program); the others stay on My Mill."""
     p = st.players[seat]
     ed = st.edition
-    for line in range(6):
+    for line in range(len(MILL_LINES)):
         marked = line in marks.lines
         tile = p.programs[line] if line < len(p.programs) else None
         if not marked and tile not in ed.program:

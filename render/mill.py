@@ -136,7 +136,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
         cv.die(sx, sy, CELL, p.mill[i] if i < len(p.mill) else None)
     # lines: rows to the right, columns below
     cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
-    for line in range(6):
+    for line in range(len(MILL_LINES)):
         if line < 3:
             lx0 = GX + span + 16
             ly0 = GY + line * (CELL + GAP) - 8

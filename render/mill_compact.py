@@ -114,7 +114,7 @@ def draw_mill_compact(
     cv.min_glyph = 16  # read inline: no mark under 16 px (12 px at 550 px wide)
     _header(cv, st, seat, viewer)
     _grid(cv, st, seat, marks)
-    for line in range(6):
+    for line in range(len(MILL_LINES)):
         _line_box(cv, st, seat, line, marks, col_h)
     _resources(cv, st, seat, marks, (416, Y0 + SPAN + 12, W - 8, Y0 + SPAN + col_h))
     _store(cv, st, seat, marks, (8, height - 64, W - 8, height - 6))
