@@ -14,9 +14,10 @@ revision runs the same workloads in a subprocess (same engine), printed beside t
 (images the old package lacks are left blank). Goals (issue 22): board < 50 ms, Mill < 20 ms.
 --core pins the process (and the baseline's) to one CPU.
 
---png splits the decision pictures (focus) along a game into drawing, choosing the palette and
-deflating (best of --repeat runs each, so a loaded machine counts less), prints the PNG step's
-share, and the deflate settings tried instead (time and size of the same palette pictures).
+--png splits each picture along a game (--states of them) into drawing, choosing the palette
+and writing the PNG (best of --repeat runs each, so a loaded machine counts less), and prints the
+PNG step before (Pillow's writer at the level each image used) and now (render._draw.write_png,
+zlib-ng) side by side on the same palette pictures, with the bytes, and the zlib-ng levels tried.
 """
 
 from __future__ import annotations
@@ -131,47 +132,75 @@ def baseline(rev: str, repeat: int, core: int | None) -> dict[str, dict[str, flo
     return json.loads(out)
 
 
-def png_split(repeat: int) -> None:
-    """Where a decision picture's time goes: drawing, palette, deflate; and deflate settings."""
-    import zlib
+# The PNG step before issue 34's change: Pillow's writer at the level each image used.
+PILLOW_LEVEL = {"board": 5, "mill": 5, "compact Mill": 6, "focus": 5, "scorepad": 6}
 
-    from render._draw import deflate, palette_image
+
+def pillow_png(q: Any, level: int) -> bytes:
+    buf = BytesIO()
+    q.save(buf, "PNG", compress_level=level)
+    return buf.getvalue()
+
+
+def png_split(repeat: int, states: int) -> None:
+    """Where each picture's time goes, along a game: drawing, choosing the palette, writing the
+    PNG; the PNG step before (Pillow's writer) and now (render._draw.write_png, zlib-ng) side by
+    side on the same palette pictures, and the zlib-ng levels tried."""
+    from render._draw import PNG_LEVEL, palette_image, write_png
+    from render.board import draw_board
     from render.focus import draw_focus
+    from render.mill import draw_mill
+    from render.mill_compact import draw_mill_compact
+    from render.scorepad import draw_scorepad
 
     game = [st for st in along_a_game() if st.decision is not None]
-    draw_focus(game[0], game[0].current)  # imports, fonts, cached layers
+    game = game[:: max(1, len(game) // states)][:states]
+    drawers = {
+        "board": lambda st: draw_board(st, st.current),
+        "mill": lambda st: draw_mill(st, st.current, st.current),
+        "compact Mill": lambda st: draw_mill_compact(st, st.current, st.current),
+        "focus": lambda st: draw_focus(st, st.current),
+        "scorepad": lambda st: draw_scorepad(st),
+    }
 
-    def best(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
+    def best(fn: Any, items: list[Any]) -> tuple[float, list[Any]]:
+        """The median over items of each item's best CPU time (ms: this thread's, so that other
+        work on a loaded machine counts less), and the results."""
         times, out = [float("inf")] * len(items), [None] * len(items)
         for _ in range(repeat):
             for i, item in enumerate(items):
-                t = time.perf_counter()
+                t = time.thread_time()
                 out[i] = fn(item)
-                times[i] = min(times[i], (time.perf_counter() - t) * 1000)
-        return times, out
+                times[i] = min(times[i], (time.thread_time() - t) * 1000)
+        return statistics.median(times), out
 
-    draw_ms, canvases = best(lambda st: draw_focus(st, st.current), game)
-    palette_ms, pictures = best(lambda cv: palette_image(cv.im), canvases)
-    settings = {
-        "level 5 (in use)": {"compress_level": 5},
-        "level 4": {"compress_level": 4},
-        "level 6": {"compress_level": 6},
-        "level 5, filtered": {"compress_level": 5, "compress_type": zlib.Z_FILTERED},
-        "level 1, RLE": {"compress_level": 1, "compress_type": zlib.Z_RLE},
-        "level 9, optimize": {"compress_level": 9, "optimize": True},
-    }
-    rows = {}
-    for name, options in settings.items():
-        ms, data = best(lambda q, o=options: deflate(q, **o), pictures)
-        rows[name] = (statistics.median(ms), statistics.median(len(d) for d in data) / 1024)
-    draw, palette = statistics.median(draw_ms), statistics.median(palette_ms)
-    deflate_ms = rows["level 5 (in use)"][0]
-    whole = draw + palette + deflate_ms
-    print(f"decision pictures (focus), {len(game)} states, median of each step's best ms:")
-    print(f"  draw {draw:.2f}  palette {palette:.2f}  deflate {deflate_ms:.2f}  = {whole:.2f} ms;")
-    print(f"  the PNG step (palette + deflate) is {(palette + deflate_ms) / whole:.0%} of it")
-    for name, (ms, kib) in rows.items():
-        print(f"  deflate {name:20} {ms:6.2f} ms {kib:6.1f} KiB")
+    def kib(data: list[bytes]) -> float:
+        return statistics.median(len(d) for d in data) / 1024
+
+    print(f"{len(game)} states along a 4-player game; median of each step's best of {repeat} ms")
+    head = f"{'image':14}{'draw':>7}{'palette':>9}{'write: before':>15}{'now':>7}"
+    head += f"{'PNG step: before':>18}{'now':>7}{'faster':>8}{'KiB: before':>13}{'now':>7}"
+    print(head)
+    tried: dict[str, dict[int, tuple[float, float]]] = {}
+    for name, draw in drawers.items():
+        draw_ms, canvases = best(draw, game)
+        palette_ms, pictures = best(lambda cv: palette_image(cv.im), canvases)
+        old_ms, old = best(lambda q, n=name: pillow_png(q, PILLOW_LEVEL[n]), pictures)
+        new_ms, new = best(write_png, pictures)
+        before, now = palette_ms + old_ms, palette_ms + new_ms
+        print(
+            f"{name:14}{draw_ms:7.2f}{palette_ms:9.2f}{old_ms:15.2f}{new_ms:7.2f}"
+            f"{before:18.2f}{now:7.2f}{before / now:7.1f}x{kib(old):13.1f}{kib(new):7.1f}"
+        )
+        tried[name] = {}
+        for level in (1, 2, 3, 4, 5):
+            ms, data = best(lambda q, lv=level: write_png(q, lv), pictures)
+            tried[name][level] = (ms, kib(data))
+    print(f"zlib-ng levels tried (in use: {PNG_LEVEL}), write ms / KiB:")
+    print(f"{'image':14}" + "".join(f"{f'level {lv}':>16}" for lv in (1, 2, 3, 4, 5)))
+    for name, levels in tried.items():
+        cells = "".join(f"{f'{ms:.2f} / {size:.1f}':>16}" for ms, size in levels.values())
+        print(f"{name:14}{cells}")
 
 
 def main() -> None:
@@ -180,7 +209,8 @@ def main() -> None:
     ap.add_argument("--baseline", help="git revision whose render package to compare with")
     ap.add_argument("--core", type=int, help="pin to this CPU")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--png", action="store_true", help="split the decision pictures' time")
+    ap.add_argument("--png", action="store_true", help="split each picture's time, PNG step")
+    ap.add_argument("--states", type=int, default=12, help="states along a game for --png")
     args = ap.parse_args()
     if args.core is not None:
         os.sched_setaffinity(0, {args.core})
@@ -189,7 +219,7 @@ def main() -> None:
         print(json.dumps(measure(args.repeat)))
         return
     if args.png:
-        png_split(args.repeat)
+        png_split(args.repeat, args.states)
         return
     st = late_game()
     print(
