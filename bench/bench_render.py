@@ -18,6 +18,8 @@ revision runs the same workloads in a subprocess (same engine), printed beside t
 and writing the PNG (best of --repeat runs each, so a loaded machine counts less), and prints the
 PNG step before (Pillow's writer at the level each image used) and now (render._draw.write_png,
 zlib-ng) side by side on the same palette pictures, with the bytes, and the zlib-ng levels tried.
+--png-step-only STEP --kind KIND counts the PNG step's instructions under valgrind (see
+png_step_only).
 """
 
 from __future__ import annotations
@@ -219,6 +221,35 @@ def png_split(repeat: int, states: int) -> None:
         print(f"{name:14}{cells}")
 
 
+def png_step_only(step: str, kind: str, states: int) -> None:
+    """Draw `states` pictures of `kind` along a game, then run only the PNG step of `step`
+    ("before", "now" or "none") on them: run under valgrind's cachegrind, once per step, the
+    differences from "none" are the step's instructions, which the machine's load does not move:
+
+        valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
+            .venv/bin/python bench/bench_render.py --png-step-only now --kind focus
+    """
+    from render._draw import palette_image, write_png
+    from render.board import draw_board
+    from render.focus import draw_focus
+    from render.mill import draw_mill
+
+    draw = {
+        "board": lambda st: draw_board(st, st.current),
+        "mill": lambda st: draw_mill(st, st.current, st.current),
+        "focus": lambda st: draw_focus(st, st.current),
+    }[kind]
+    game = [st for st in along_a_game() if st.decision is not None]
+    pictures = [draw(st).im for st in game[:: max(1, len(game) // states)][:states]]
+    total = 0
+    for im in pictures:
+        if step == "before":
+            total += len(pillow_png(old_palette(im), PILLOW_LEVEL[kind]))
+        elif step == "now":
+            total += len(write_png(palette_image(im)))
+    print(f"{step}: {len(pictures)} {kind} pictures, {total:,} bytes")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
@@ -227,7 +258,14 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--png", action="store_true", help="split each picture's time, PNG step")
     ap.add_argument("--states", type=int, default=12, help="states along a game for --png")
+    ap.add_argument(
+        "--png-step-only", choices=("before", "now", "none"), help="for valgrind: only this step"
+    )
+    ap.add_argument("--kind", default="focus", choices=("board", "mill", "focus"))
     args = ap.parse_args()
+    if args.png_step_only:
+        png_step_only(args.png_step_only, args.kind, args.states)
+        return
     if args.core is not None:
         os.sched_setaffinity(0, {args.core})
     if args.json:
