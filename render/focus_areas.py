@@ -1061,7 +1061,6 @@ def _hand_public(st: GameState, dec: Pending, title: str, active: str | None) ->
 CELL, GAP = 120, 64  # a Mill cell, and the gap between two cells that holds a Gear space
 GEAR_R = 28
 GRID_X = W - PAD - 3 * CELL - 2 * GAP - 20  # row names to the left of the grid
-STEP = CELL + GAP
 
 
 def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
@@ -1150,18 +1149,17 @@ def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
 
 def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
     p = st.players[seat]
-    x0 = GRID_X
+    x0, y0 = GRID_X, y + LH + 12
+    grid = MillGrid(x0, y0, CELL, GAP)
     # "column" once, in the corner, and each column's number over it ("column 1 ... 3" side by
     # side would run together in Spanish)
     cv.text((PAD, y, x0 - 14, y + LH), _("column"), T, fill=MUTED, align="right")
     for c in range(3):
-        x = x0 + c * STEP
+        x = x0 + c * grid.step
         cv.text((x, y, x + CELL, y + LH), str(c + 1), T, bold=True, fill=MUTED)
-    y0 = y + LH + 12
     for r in range(3):
-        ry = y0 + r * STEP
+        ry = y0 + r * grid.step
         cv.text((PAD, ry, x0 - 14, ry + CELL), _("row {n}", n=r + 1), T, fill=MUTED, align="right")
-    grid = MillGrid(x0, y0, CELL, GAP)
     span = grid.span
     grid_frame(cv, (x0 - 8, y0 - 8, x0 + span + 8, y0 + span + 8))
     for pos, gear in enumerate(p.gears):

@@ -42,10 +42,9 @@ W, H = 720, 636
 HEAD = 56
 CELL, GAP = 76, 42
 X0, Y0 = 72, HEAD + 30
-STEP = CELL + GAP
 COL_BOX_H = 164  # the column boxes under the grid (and the resources beside them) end here
 GRID = MillGrid(X0, Y0, CELL, GAP)
-SPAN = GRID.span
+STEP, SPAN = GRID.step, GRID.span
 LINE_TITLES = [
     N_("Row 1"),
     N_("Row 2"),
