@@ -12,6 +12,9 @@ a subset of Noto Sans JP (render/fonts/README.md says how it is cut). A characte
 lacks is drawn with the other (a Japanese name on an English board, an accented name on a
 Japanese one). Japanese lines break between any two characters, except before closing and after
 opening punctuation; other text breaks at spaces.
+
+A finished canvas becomes a palette PNG (``Canvas.png``, ``encode_png``): 256 colours chosen
+from a sample of its pixels, written by ``write_png`` with zlib-ng (issue 34).
 """
 
 from __future__ import annotations
