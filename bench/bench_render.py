@@ -14,9 +14,12 @@ revision runs the same workloads in a subprocess (same engine), printed beside t
 (images the old package lacks are left blank). Goals (issue 22): board < 50 ms, Mill < 20 ms.
 --core pins the process (and the baseline's) to one CPU.
 
---png splits the decision pictures (focus) along a game into drawing, choosing the palette and
-deflating (best of --repeat runs each, so a loaded machine counts less), prints the PNG step's
-share, and the deflate settings tried instead (time and size of the same palette pictures).
+--png splits each picture along a game (--states of them) into drawing, choosing the palette
+and writing the PNG (best of --repeat runs each, so a loaded machine counts less), and prints the
+PNG step before (Pillow's writer at the level each image used) and now (render._draw.write_png,
+zlib-ng) side by side on the same palette pictures, with the bytes, and the zlib-ng levels tried.
+--png-step-only STEP --kind KIND counts the PNG step's instructions under valgrind (see
+png_step_only).
 """
 
 from __future__ import annotations
@@ -131,47 +134,120 @@ def baseline(rev: str, repeat: int, core: int | None) -> dict[str, dict[str, flo
     return json.loads(out)
 
 
-def png_split(repeat: int) -> None:
-    """Where a decision picture's time goes: drawing, palette, deflate; and deflate settings."""
-    import zlib
+# The PNG step before issue 34's change: Pillow's writer at the level each image used.
+PILLOW_LEVEL = {"board": 5, "mill": 5, "compact Mill": 6, "focus": 5, "scorepad": 6}
 
-    from render._draw import deflate, palette_image
+
+def old_palette(im: Any) -> Any:
+    """The palette picture as chosen before issue 34's change: the palette from one pixel in
+    3x3 (now 4x4)."""
+    from PIL import Image
+
+    sample = im.resize((max(1, im.width // 3), max(1, im.height // 3)), Image.Resampling.NEAREST)
+    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return im.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def pillow_png(q: Any, level: int) -> bytes:
+    """A palette picture written as before issue 34's change: by Pillow, at `level`."""
+    buf = BytesIO()
+    q.save(buf, "PNG", compress_level=level)
+    return buf.getvalue()
+
+
+def png_split(repeat: int, states: int) -> None:
+    """Where each picture's time goes, along a game: drawing, choosing the palette, writing the
+    PNG; the PNG step before (Pillow's writer) and now (render._draw.write_png, zlib-ng) side by
+    side on the same palette pictures, and the zlib-ng levels tried."""
+    from render._draw import PNG_LEVEL, palette_image, write_png
+    from render.board import draw_board
     from render.focus import draw_focus
+    from render.mill import draw_mill
+    from render.mill_compact import draw_mill_compact
+    from render.scorepad import draw_scorepad
 
     game = [st for st in along_a_game() if st.decision is not None]
-    draw_focus(game[0], game[0].current)  # imports, fonts, cached layers
+    game = game[:: max(1, len(game) // states)][:states]
+    drawers = {
+        "board": lambda st: draw_board(st, st.current),
+        "mill": lambda st: draw_mill(st, st.current, st.current),
+        "compact Mill": lambda st: draw_mill_compact(st, st.current, st.current),
+        "focus": lambda st: draw_focus(st, st.current),
+        "scorepad": lambda st: draw_scorepad(st),
+    }
 
-    def best(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
+    def best(fn: Any, items: list[Any]) -> tuple[float, list[Any]]:
+        """The median over items of each item's best CPU time (ms: this thread's, so that other
+        work on a loaded machine counts less), and the results."""
         times, out = [float("inf")] * len(items), [None] * len(items)
         for _ in range(repeat):
             for i, item in enumerate(items):
-                t = time.perf_counter()
+                t = time.thread_time()
                 out[i] = fn(item)
-                times[i] = min(times[i], (time.perf_counter() - t) * 1000)
-        return times, out
+                times[i] = min(times[i], (time.thread_time() - t) * 1000)
+        return statistics.median(times), out
 
-    draw_ms, canvases = best(lambda st: draw_focus(st, st.current), game)
-    palette_ms, pictures = best(lambda cv: palette_image(cv.im), canvases)
-    settings = {
-        "level 5 (in use)": {"compress_level": 5},
-        "level 4": {"compress_level": 4},
-        "level 6": {"compress_level": 6},
-        "level 5, filtered": {"compress_level": 5, "compress_type": zlib.Z_FILTERED},
-        "level 1, RLE": {"compress_level": 1, "compress_type": zlib.Z_RLE},
-        "level 9, optimize": {"compress_level": 9, "optimize": True},
-    }
-    rows = {}
-    for name, options in settings.items():
-        ms, data = best(lambda q, o=options: deflate(q, **o), pictures)
-        rows[name] = (statistics.median(ms), statistics.median(len(d) for d in data) / 1024)
-    draw, palette = statistics.median(draw_ms), statistics.median(palette_ms)
-    deflate_ms = rows["level 5 (in use)"][0]
-    whole = draw + palette + deflate_ms
-    print(f"decision pictures (focus), {len(game)} states, median of each step's best ms:")
-    print(f"  draw {draw:.2f}  palette {palette:.2f}  deflate {deflate_ms:.2f}  = {whole:.2f} ms;")
-    print(f"  the PNG step (palette + deflate) is {(palette + deflate_ms) / whole:.0%} of it")
-    for name, (ms, kib) in rows.items():
-        print(f"  deflate {name:20} {ms:6.2f} ms {kib:6.1f} KiB")
+    def kib(data: list[bytes]) -> float:
+        return statistics.median(len(d) for d in data) / 1024
+
+    print(f"{len(game)} states along a 4-player game; median of each step's best of {repeat}, in")
+    print("CPU ms; before: Pillow's writer after a palette from 1 pixel in 3x3, now: write_png")
+    cols = ("draw", "palette", "", "write", "", "PNG step", "", "", "KiB", "")
+    print(f"{'':14}" + "".join(f"{c:>9}" for c in cols))
+    subs = ("", *("before", "now") * 3, "faster", "before", "now")
+    print(f"{'image':14}" + "".join(f"{c:>9}" for c in subs))
+    tried: dict[str, dict[int, tuple[float, float]]] = {}
+    for name, draw in drawers.items():
+        draw_ms, canvases = best(draw, game)
+        old_palette_ms, old_pictures = best(lambda cv: old_palette(cv.im), canvases)
+        palette_ms, pictures = best(lambda cv: palette_image(cv.im), canvases)
+        old_ms, old = best(lambda q, n=name: pillow_png(q, PILLOW_LEVEL[n]), old_pictures)
+        new_ms, new = best(write_png, pictures)
+        before, now = old_palette_ms + old_ms, palette_ms + new_ms
+        cells = (draw_ms, old_palette_ms, palette_ms, old_ms, new_ms, before, now)
+        print(
+            f"{name:14}"
+            + "".join(f"{c:9.2f}" for c in cells)
+            + f"{before / now:8.1f}x{kib(old):9.1f}{kib(new):9.1f}"
+        )
+        tried[name] = {}
+        for level in (1, 2, 3, 4, 5):
+            ms, data = best(lambda q, lv=level: write_png(q, lv), pictures)
+            tried[name][level] = (ms, kib(data))
+    print(f"zlib-ng levels tried (in use: {PNG_LEVEL}), write ms / KiB:")
+    print(f"{'image':14}" + "".join(f"{f'level {lv}':>16}" for lv in (1, 2, 3, 4, 5)))
+    for name, levels in tried.items():
+        cells = "".join(f"{f'{ms:.2f} / {size:.1f}':>16}" for ms, size in levels.values())
+        print(f"{name:14}{cells}")
+
+
+def png_step_only(step: str, kind: str, states: int) -> None:
+    """Draw `states` pictures of `kind` along a game, then run only the PNG step of `step`
+    ("before", "now" or "none") on them: run under valgrind's cachegrind, once per step, the
+    differences from "none" are the step's instructions, which the machine's load does not move:
+
+        valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
+            .venv/bin/python bench/bench_render.py --png-step-only now --kind focus
+    """
+    from render._draw import palette_image, write_png
+    from render.board import draw_board
+    from render.focus import draw_focus
+    from render.mill import draw_mill
+
+    draw = {
+        "board": lambda st: draw_board(st, st.current),
+        "mill": lambda st: draw_mill(st, st.current, st.current),
+        "focus": lambda st: draw_focus(st, st.current),
+    }[kind]
+    game = [st for st in along_a_game() if st.decision is not None]
+    pictures = [draw(st).im for st in game[:: max(1, len(game) // states)][:states]]
+    total = 0
+    for im in pictures:
+        if step == "before":
+            total += len(pillow_png(old_palette(im), PILLOW_LEVEL[kind]))
+        elif step == "now":
+            total += len(write_png(palette_image(im)))
+    print(f"{step}: {len(pictures)} {kind} pictures, {total:,} bytes")
 
 
 def main() -> None:
@@ -180,8 +256,16 @@ def main() -> None:
     ap.add_argument("--baseline", help="git revision whose render package to compare with")
     ap.add_argument("--core", type=int, help="pin to this CPU")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--png", action="store_true", help="split the decision pictures' time")
+    ap.add_argument("--png", action="store_true", help="split each picture's time, PNG step")
+    ap.add_argument("--states", type=int, default=12, help="states along a game for --png")
+    ap.add_argument(
+        "--png-step-only", choices=("before", "now", "none"), help="for valgrind: only this step"
+    )
+    ap.add_argument("--kind", default="focus", choices=("board", "mill", "focus"))
     args = ap.parse_args()
+    if args.png_step_only:
+        png_step_only(args.png_step_only, args.kind, args.states)
+        return
     if args.core is not None:
         os.sched_setaffinity(0, {args.core})
     if args.json:
@@ -189,7 +273,7 @@ def main() -> None:
         print(json.dumps(measure(args.repeat)))
         return
     if args.png:
-        png_split(args.repeat)
+        png_split(args.repeat, args.states)
         return
     st = late_game()
     print(

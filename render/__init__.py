@@ -43,7 +43,7 @@ def board_png(state: State, viewer: int | None = None, *, lang: str = "en") -> b
     from render.board import draw_board
 
     with i18n.using(lang):
-        return draw_board(state, viewer).png(compress_level=5)  # level 6: +25% time, -4% bytes
+        return draw_board(state, viewer).png()
 
 
 def mill_png(
@@ -57,20 +57,17 @@ def mill_png(
     with i18n.using(lang):
         if compact:
             return draw_mill_compact(state, seat, viewer).png()
-        return draw_mill(state, seat, viewer).png(compress_level=5)
+        return draw_mill(state, seat, viewer).png()
 
 
 def focus_png(state: State, viewer: int | None = None, *, lang: str = "en") -> bytes:
     """A 720 px wide picture of what the pending decision is about (the final scores once the
     game is over), drawn to be read on a phone: no text under 33 px, a capital letter 10 px tall
     when the picture is shown 300 px wide."""
-    from render.focus import draw_focus, focus_of
+    from render.focus import draw_focus
 
     with i18n.using(lang):
-        cv = draw_focus(state, viewer)
-        if focus_of(state, viewer).decision is None:  # the final scores: the scorepad's bytes
-            return cv.png()
-        return cv.png(compress_level=5)  # level 6: +40% time, -6% bytes
+        return draw_focus(state, viewer).png()
 
 
 def focus_kind(state: State) -> str:

@@ -39,12 +39,10 @@ from render._draw import (
     player_label,
     shade,
 )
+from render._pieces import LAND, SEA, city_marker, prestige_of, region_fill, route
 from render._state import visible
 
 W, H = 1680, 1260
-REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
-SEA = (176, 208, 226)
-LAND = (214, 226, 184)
 
 
 # Each panel by its title (in English; drawn in the image's language).
@@ -398,22 +396,16 @@ def _map_background(cv: Canvas, ed: Edition, box: Box) -> None:
         if a not in ed.city or b not in ed.city:
             continue
         (ax, ay), (bx, by) = pos(a), pos(b)
-        _route(cv, (ax, ay), (bx, by), kind)
+        route(cv, (ax, ay), (bx, by), kind)
     # city markers (a University's Prestige comes from its tile: drawn per game)
     for city, info in ed.city.items():
         px, py = pos(city)
-        if info["kind"] == "university":
-            fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
-            cv.d.rounded_rectangle(
-                (px - 11, py - 11, px + 11, py + 11), radius=4, fill=fill, outline=INK, width=2
-            )
-        else:
-            cv.d.ellipse((px - 7, py - 7, px + 7, py + 7), fill=WHITE, outline=INK, width=2)
+        city_marker(cv, info, px, py, 11, 7)
     # legend
     ly = my1 + 6
     lx = x0
-    for kind in ("road", "rail", "ferry"):
-        _route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
+    for kind in V.ROUTE_KINDS:
+        route(cv, (lx, ly + 10), (lx + 34, ly + 10), kind)
         cv.text(
             (lx + 40, ly, lx + 126, ly + 20),
             _("{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")),
@@ -489,15 +481,6 @@ def _map(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         placed.append(best)
 
 
-def prestige_of(st: GameState, city: str) -> int | str:
-    """University Prestige: from its tile, else printed on the board (Scottish ones)."""
-    ed = st.edition
-    tile = st.universities.get(city)
-    if tile in ed.university_tile:
-        return ed.university_tile[tile].get("prestige", "?")
-    return ed.city.get(city, {}).get("prestige", "?")
-
-
 def _candidates(r: int, w: int, h: int) -> list[tuple[int, int]]:
     return [
         (r + 3, -h // 2),
@@ -531,32 +514,6 @@ def _outside(r: Box, b: Box) -> int:
     return max(0, b[0] - r[0]) + max(0, r[2] - b[2]) + max(0, b[1] - r[1]) + max(0, r[3] - b[3])
 
 
-def _route(cv: Canvas, a: tuple[int, int], b: tuple[int, int], kind: str) -> None:
-    (ax, ay), (bx, by) = a, b
-    if kind == "rail":
-        cv.d.line((ax, ay, bx, by), fill=INK, width=5)
-        _dashed(cv, a, b, WHITE, 2, 6, 6)
-    elif kind == "ferry":
-        _dashed(cv, a, b, (30, 80, 170), 3, 8, 6)
-    else:
-        cv.d.line((ax, ay, bx, by), fill=(150, 95, 40), width=3)
-
-
-def _dashed(
-    cv: Canvas, a: tuple[int, int], b: tuple[int, int], fill: Any, width: int, on: int, off: int
-) -> None:
-    (ax, ay), (bx, by) = a, b
-    length = math.hypot(bx - ax, by - ay)
-    if length < 1:
-        return
-    ux, uy = (bx - ax) / length, (by - ay) / length
-    t = 0.0
-    while t < length:
-        e = min(length, t + on)
-        cv.d.line((ax + ux * t, ay + uy * t, ax + ux * e, ay + uy * e), fill=fill, width=width)
-        t += on + off
-
-
 # -- University table ---------------------------------------------------------------------
 
 
@@ -568,7 +525,7 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
     for i, city in enumerate(cities):
         info = ed.city[city]
         ry = y0 + i * rh
-        fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
+        fill = region_fill(info)
         cv.d.rectangle(
             (x0, ry, x1, ry + rh - 2), fill=shade(fill, 1.7) if i % 2 == 0 else shade(fill, 1.55)
         )
@@ -605,7 +562,11 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     for r, room in enumerate(st.rooms):
         rx = x0 + r * (rw + 6)
         info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
-        cv.box((rx, y0, rx + rw, y0 + 144), fill=shade(DIE_FILL["Y"], 1.75), width=2)
+        cv.box(
+            (rx, y0, rx + rw, y0 + 144),
+            fill=shade(DIE_FILL[AREA_COLOUR["meetings"]], 1.75),
+            width=2,
+        )
         cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), _("Room {n}", n=r + 1), 14, bold=True)
         cost = _(
             "\u00a3{money} or {innovation} Innov.",
@@ -733,7 +694,10 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
     cv.text((x0, y0, x0 + lw - 4, y0 + 34), _("level\nInnov./maj."), 10, fill=MUTED)
     for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
-        cv.d.rectangle((cx + 1, y0, cx + cw - 2, y0 + 34), fill=shade(DIE_FILL["G"], 1.7))
+        cv.d.rectangle(
+            (cx + 1, y0, cx + cw - 2, y0 + 34),
+            fill=shade(DIE_FILL[AREA_COLOUR["institutions"]], 1.7),
+        )
         cv.text(
             (cx + 3, y0, cx + cw - 4, y0 + 34),
             content("institution", inst["name"]),

@@ -17,7 +17,7 @@ from engine import vocabulary as V
 from engine.common import lecture_cost
 from engine.edition import Edition
 from engine.mill import gear_operator
-from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, GameState
+from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, MILL_LINES, GameState
 from i18n import N_, _, n_, p_
 from render._common import (
     ROUTE_NAMES,
@@ -36,28 +36,28 @@ from render._draw import (
     HILITE,
     INK,
     LINE,
+    MARK,
     MUTED,
     PANEL_ALT,
     PLAYER_FILL,
     WHITE,
     Box,
     Canvas,
+    lines_needed,
     player_label,
     shade,
 )
+from render._pieces import LAND, SEA, MillGrid, city_marker, prestige_of, route
 from render._state import Pending
-from render.board import prestige_of
-from render.focus import (
+from render.focus_parts import (
     FOCUS_W,
     LH,
-    MARK,
     MIN_PX,
     PAD,
     finish,
     focus_canvas,
     focus_cities,
     header,
-    lines_needed,
     mark,
     options,
     para,
@@ -313,9 +313,6 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, y: int) -> int:
 # -- travel map ------------------------------------------------------------------------------
 
 DX, DY = 540.0, 744.0  # board pixels per map unit (the board's proportions)
-SEA = (176, 208, 226)
-LAND = (214, 226, 184)
-REGION_FILL = {"southern": (240, 170, 90), "central": (120, 160, 220), "scottish": (180, 180, 180)}
 MAP_MAX_H = 620  # the map's height in a picture, unless many destinations need more room
 MAP_CROWDED_H = 860
 NODE_R = 27  # a city on the map: large enough for its Prestige and a letter at MIN_PX
@@ -390,7 +387,7 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             clip.d.line((*local(pos(a)), *local(pos(b))), fill=LAND, width=2 * land_r)
     for a, b, kind in ed.routes:
         if a in ed.city and b in ed.city:
-            _route(clip, local(pos(a)), local(pos(b)), kind, max(1.5, k))
+            route(clip, local(pos(a)), local(pos(b)), kind, max(1.5, k), dash=7)
     cv.im.paste(clip.im, (mx0, my0))
     cv.d.rectangle((mx0, my0, mx1, my1), outline=LINE, width=2)
     # lettered from the cheapest journey (then by name), as listed under the map (letters, not
@@ -403,13 +400,8 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
             continue
         if city == p.city:
             cv.pawn(x, y, 2 * NODE_R + 8, p.colour, player_label(seat))
-        elif info["kind"] == "university":
-            fill = REGION_FILL.get(info.get("region") or "", (200, 200, 200))
-            cv.d.rounded_rectangle(
-                (x - 12, y - 12, x + 12, y + 12), radius=4, fill=fill, outline=INK, width=2
-            )
         else:
-            cv.d.ellipse((x - 9, y - 9, x + 9, y + 9), fill=WHITE, outline=INK, width=2)
+            city_marker(cv, info, x, y, 12, 9)
     # the destinations' letters, moved apart where cities lie too close for two of them, with
     # a line to the city when moved
     shown_at = {c: pos(c) for c in cities if inside(pos(c))}
@@ -433,14 +425,14 @@ def map_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Ca
     y = _destinations(cv, st, dec, cities, letter, pawns, my1 + PAD)
     # what the routes cost
     x = PAD + 6
-    for kind in ("road", "rail", "ferry"):
+    for kind in V.ROUTE_KINDS:
         label = _(
             "{kind} \u00a3{cost}", kind=_(ROUTE_NAMES[kind]), cost=ed.route_cost.get(kind, "?")
         )
         w = int(cv.width_of(label, T)) + 4
         if x + 56 + w > W - PAD:
             x, y = PAD + 6, y + LH + 8
-        _route(cv, (x, y + LH // 2 + 2), (x + 46, y + LH // 2 + 2), kind, 1.5)
+        route(cv, (x, y + LH // 2 + 2), (x + 46, y + LH // 2 + 2), kind, 1.5, dash=7)
         cv.text((x + 54, y, x + 54 + w, y + LH + 4), label, T, align="left", wrap=False)
         x += 54 + w + 24
     return finish(cv, y + LH + 4)
@@ -541,32 +533,6 @@ def _destinations(
                 cv.marks.append(("option", choice_id, box))
         y += h + PAD
     return y
-
-
-def _route(cv: Canvas, a: tuple[int, int], b: tuple[int, int], kind: str, k: float) -> None:
-    (ax, ay), (bx, by) = a, b
-    if kind == "rail":
-        cv.d.line((ax, ay, bx, by), fill=INK, width=max(5, int(5 * k)))
-        _dashed(cv, a, b, WHITE, max(2, int(2 * k)), 7, 7)
-    elif kind == "ferry":
-        _dashed(cv, a, b, (30, 80, 170), max(3, int(3 * k)), 9, 7)
-    else:
-        cv.d.line((ax, ay, bx, by), fill=(150, 95, 40), width=max(3, int(3 * k)))
-
-
-def _dashed(
-    cv: Canvas, a: tuple[int, int], b: tuple[int, int], fill: Any, width: int, on: int, off: int
-) -> None:
-    (ax, ay), (bx, by) = a, b
-    length = math.hypot(bx - ax, by - ay)
-    if length < 1:
-        return
-    ux, uy = (bx - ax) / length, (by - ay) / length
-    t = 0.0
-    while t < length:
-        e = min(length, t + on)
-        cv.d.line((ax + ux * t, ay + uy * t, ax + ux * e, ay + uy * e), fill=fill, width=width)
-        t += on + off
 
 
 # -- Partner cards (Meetings and the hand) ---------------------------------------------------
@@ -702,7 +668,7 @@ def _rooms(
         for r in pair:
             x = PAD + (r % 2) * (ROOM_W + PAD)
             box = (x, y, x + ROOM_W, y + h)
-            cv.box(box, fill=shade(DIE_FILL["Y"], 1.75), width=2)
+            cv.box(box, fill=shade(DIE_FILL[AREA_COLOUR["meetings"]], 1.75), width=2)
             for choice_id in room_opts.get(r, []):
                 mark(cv, box, choice_id)
             ty = y + 10
@@ -748,7 +714,13 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
             cost=lecture_cost(st, seat, lvl),
             points=ed.lecture_majority.get(lvl, "?"),
         )
-        cv.badge(PAD + 34, y + LH // 2 + 4, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+        cv.badge(
+            PAD + 34,
+            y + LH // 2 + 4,
+            25,
+            str(lvl),
+            fill=shade(DIE_FILL[AREA_COLOUR["institutions"]], 1.7),
+        )
         y = para(cv, PAD + 72, y + 4, W - PAD, head) + 6
     y += PAD
     shown = sorted({i for i, _l in spaces}) or list(
@@ -772,7 +744,13 @@ def lectures_focus(st: GameState, dec: Pending, title: str, viewer: int | None) 
                 first = colours[seats[0]] if seats[0] < len(colours) else ""
                 fill = shade(PLAYER_FILL.get(first, (220, 220, 220)), 1.75)
             cv.box(box, fill=fill, width=2)
-            cv.badge(PAD + 34, y + 30, 25, str(lvl), fill=shade(DIE_FILL["G"], 1.7))
+            cv.badge(
+                PAD + 34,
+                y + 30,
+                25,
+                str(lvl),
+                fill=shade(DIE_FILL[AREA_COLOUR["institutions"]], 1.7),
+            )
             para(cv, PAD + 72, y + 8, W - PAD - 12 - discs_w, effect)
             for j, s in enumerate(seats[:3]):
                 _disc(cv, W - PAD - 12 - discs_w + 27 + j * 54, y + 30, s, colours)
@@ -1083,17 +1061,6 @@ def _hand_public(st: GameState, dec: Pending, title: str, active: str | None) ->
 CELL, GAP = 120, 64  # a Mill cell, and the gap between two cells that holds a Gear space
 GEAR_R = 28
 GRID_X = W - PAD - 3 * CELL - 2 * GAP - 20  # row names to the left of the grid
-STEP = CELL + GAP
-
-
-def _gear_xy(pos: int, x0: int, y0: int) -> tuple[int, int]:
-    """Gear spaces as engine.mill numbers them: 0-5 in the rows (two gaps each), 6-11 in the
-    columns."""
-    if pos < 6:
-        r, g = divmod(pos, 2)
-        return x0 + (g + 1) * CELL + g * GAP + GAP // 2, y0 + r * STEP + CELL // 2
-    c, g = divmod(pos - 6, 2)
-    return x0 + c * STEP + CELL // 2, y0 + (g + 1) * CELL + g * GAP + GAP // 2
 
 
 def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> Canvas:
@@ -1182,21 +1149,21 @@ def mill_focus(st: GameState, dec: Pending, title: str, viewer: int | None) -> C
 
 def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -> int:
     p = st.players[seat]
-    x0 = GRID_X
+    x0, y0 = GRID_X, y + LH + 12
+    grid = MillGrid(x0, y0, CELL, GAP)
     # "column" once, in the corner, and each column's number over it ("column 1 ... 3" side by
     # side would run together in Spanish)
     cv.text((PAD, y, x0 - 14, y + LH), _("column"), T, fill=MUTED, align="right")
     for c in range(3):
-        x = x0 + c * STEP
+        x = x0 + c * grid.step
         cv.text((x, y, x + CELL, y + LH), str(c + 1), T, bold=True, fill=MUTED)
-    y0 = y + LH + 12
     for r in range(3):
-        ry = y0 + r * STEP
+        ry = y0 + r * grid.step
         cv.text((PAD, ry, x0 - 14, ry + CELL), _("row {n}", n=r + 1), T, fill=MUTED, align="right")
-    span = 3 * CELL + 2 * GAP
+    span = grid.span
     grid_frame(cv, (x0 - 8, y0 - 8, x0 + span + 8, y0 + span + 8))
     for pos, gear in enumerate(p.gears):
-        gx, gy = _gear_xy(pos, x0, y0)
+        gx, gy = grid.gear_xy(pos)
         marked = pos in marks.gears
         box = (gx - GEAR_R, gy - GEAR_R, gx + GEAR_R, gy + GEAR_R)
         if marked:
@@ -1214,8 +1181,7 @@ def _mill_grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) -
         else:
             cv.badge(gx, gy, GEAR_R - 2, gap, fill=WHITE)
     for i in range(9):
-        r, c = divmod(i, 3)
-        x, cy = x0 + c * STEP, y0 + r * STEP
+        x, cy = grid.cell_xy(i)
         cv.die(x, cy, CELL, p.mill[i] if i < len(p.mill) else None)
         ids = marks.cells.get(i, ()) + marks.dice.get(f"m{i}", ())
         if ids:
@@ -1234,7 +1200,7 @@ def _mill_lines(cv: Canvas, st: GameState, seat: int, marks: MillMarks, y: int) 
     and the Program); the others stay on My Mill."""
     p = st.players[seat]
     ed = st.edition
-    for line in range(6):
+    for line in range(len(MILL_LINES)):
         marked = line in marks.lines
         tile = p.programs[line] if line < len(p.programs) else None
         if not marked and tile not in ed.program:

@@ -32,12 +32,14 @@ from render._draw import (
     player_label,
     shade,
 )
+from render._pieces import MillGrid
 from render._state import HIDDEN, visible
 
 W, H = 1000, 800
 CELL = 88  # die slot
 GAP = 48  # gear space between slots
 GX, GY = 36, 110  # top-left of the 3x3 grid
+GRID = MillGrid(GX, GY, CELL, GAP)
 LINE_TITLES = [N_("Row 1"), N_("Row 2"), N_("Row 3"), N_("Col 1"), N_("Col 2"), N_("Col 3")]
 
 
@@ -102,30 +104,17 @@ def _header(cv: Canvas, st: GameState, seat: int, viewer: int | None) -> None:
         cv.text((724, 30, W - 12, 50), hint, 13, fill=HILITE, align="right", wrap=False)
 
 
-def _slot_xy(i: int) -> tuple[int, int]:
-    r, c = divmod(i, 3)
-    return GX + c * (CELL + GAP), GY + r * (CELL + GAP)
-
-
-def _gear_xy(pos: int) -> tuple[int, int]:
-    if pos < 6:
-        r, g = divmod(pos, 2)
-        return GX + (g + 1) * CELL + g * GAP + GAP // 2, GY + r * (CELL + GAP) + CELL // 2
-    c, g = divmod(pos - 6, 2)
-    return GX + c * (CELL + GAP) + CELL // 2, GY + (g + 1) * CELL + g * GAP + GAP // 2
-
-
 def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
     ed = st.edition
     p = st.players[seat]
     x0, y0, x1, y1 = box
-    span = 3 * CELL + 2 * GAP
+    span = GRID.span
     grid_frame(cv, (GX - 10, GY - 10, GX + span + 10, GY + span + 10))
     # gear spaces: built gears, discs still covering spaces, or open sockets
     unbuilt = [i for i, g in enumerate(p.gears) if g is None]
     covered = set(sorted(unbuilt, reverse=True)[: max(0, p.discs)])
     for pos in range(len(p.gears)):
-        gx, gy = _gear_xy(pos)
+        gx, gy = GRID.gear_xy(pos)
         gear = p.gears[pos]
         if gear:
             cv.gear(gx, gy, 21, gear_operator(gear))
@@ -143,11 +132,11 @@ def _grid(cv: Canvas, st: GameState, seat: int, box: Box) -> None:
                 wrap=False,
             )
     for i in range(9):
-        sx, sy = _slot_xy(i)
+        sx, sy = GRID.cell_xy(i)
         cv.die(sx, sy, CELL, p.mill[i] if i < len(p.mill) else None)
     # lines: rows to the right, columns below
     cap = ed.steam_track[min(p.steam, len(ed.steam_track) - 1)]["cap"]
-    for line in range(6):
+    for line in range(len(MILL_LINES)):
         if line < 3:
             lx0 = GX + span + 16
             ly0 = GY + line * (CELL + GAP) - 8

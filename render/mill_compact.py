@@ -22,26 +22,29 @@ from render._draw import (
     HILITE,
     INK,
     LINE,
+    MARK,
     MUTED,
     PANEL,
     PANEL_ALT,
     WHITE,
     Box,
     Canvas,
+    fits_one_line,
     line_height,
+    lines_needed,
     player_label,
     shade,
 )
+from render._pieces import MillGrid
 from render._state import visible
 
 W, H = 720, 636
 HEAD = 56
 CELL, GAP = 76, 42
 X0, Y0 = 72, HEAD + 30
-STEP = CELL + GAP
 COL_BOX_H = 164  # the column boxes under the grid (and the resources beside them) end here
-SPAN = 3 * CELL + 2 * GAP
-MARK = (232, 150, 0)  # outline of a space that is an option
+GRID = MillGrid(X0, Y0, CELL, GAP)
+STEP, SPAN = GRID.step, GRID.span
 LINE_TITLES = [
     N_("Row 1"),
     N_("Row 2"),
@@ -94,19 +97,6 @@ def open_spaces(p: Any) -> int:
     return max(0, len(p.gears) - sum(1 for g in p.gears if g) - p.discs)
 
 
-def cell_xy(i: int) -> tuple[int, int]:
-    r, c = divmod(i, 3)
-    return X0 + c * STEP, Y0 + r * STEP
-
-
-def gear_xy(pos: int) -> tuple[int, int]:
-    if pos < 6:
-        r, g = divmod(pos, 2)
-        return X0 + (g + 1) * CELL + g * GAP + GAP // 2, Y0 + r * STEP + CELL // 2
-    c, g = divmod(pos - 6, 2)
-    return X0 + c * STEP + CELL // 2, Y0 + (g + 1) * CELL + g * GAP + GAP // 2
-
-
 def draw_mill_compact(
     state: GameState | dict[str, Any],
     seat: int,
@@ -123,7 +113,7 @@ def draw_mill_compact(
     cv.min_glyph = 16  # read inline: no mark under 16 px (12 px at 550 px wide)
     _header(cv, st, seat, viewer)
     _grid(cv, st, seat, marks)
-    for line in range(6):
+    for line in range(len(MILL_LINES)):
         _line_box(cv, st, seat, line, marks, col_h)
     _resources(cv, st, seat, marks, (416, Y0 + SPAN + 12, W - 8, Y0 + SPAN + col_h))
     _store(cv, st, seat, marks, (8, height - 64, W - 8, height - 6))
@@ -160,16 +150,12 @@ def _innovation_text(p: Any) -> str:
 
 
 def _two_lines(text: str) -> bool:
-    from render.focus import fits_one_line
-
     return not fits_one_line(text, 16, 16, RESOURCES_TEXT_W, 22)
 
 
 def _taller_columns(st: GameState, seat: int, marks: MillMarks) -> int:
     """How much taller the column boxes and the resources beside them (and the picture) must be
     for their texts: none in English; a longer language may need a line more."""
-    from render.focus import lines_needed
-
     body = COL_BOX_H - 12 - 2 * 24 - 4
     need = max(
         lines_needed(_column_text(st, seat, line, line in marks.lines), 16, COL_TEXT_W)
@@ -225,7 +211,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
         cv.text((4, y, X0 - 8, y + CELL), _("row {n}", n=r + 1), 16, fill=MUTED, align="right")
     grid_frame(cv, (X0 - 8, Y0 - 8, X0 + SPAN + 8, Y0 + SPAN + 8))
     for pos, gear in enumerate(p.gears):
-        gx, gy = gear_xy(pos)
+        gx, gy = GRID.gear_xy(pos)
         marked = pos in marks.gears
         box = (gx - 15, gy - 15, gx + 15, gy + 15)
         if gear:
@@ -247,7 +233,7 @@ def _grid(cv: Canvas, st: GameState, seat: int, marks: MillMarks) -> None:
         if marked:
             _record(cv, marks.gears[pos], box)
     for i in range(9):
-        x, y = cell_xy(i)
+        x, y = GRID.cell_xy(i)
         die = p.mill[i] if i < len(p.mill) else None
         cv.die(x, y, CELL, die)
         ids = marks.cells.get(i, ()) + marks.dice.get(f"m{i}", ())
@@ -298,8 +284,6 @@ def _line_box(
         _record(cv, marks.lines[line], box)
     value, status = line_status(st, seat, line)
     title = _(MARKED_TITLES[line]) if marked else _(LINE_TITLES[line])
-    from render.focus import fits_one_line
-
     if marked and line >= 3 and not fits_one_line(title, 17, 16, CELL + 26, 21, bold=True):
         title = _(LINE_TITLES[line])  # "Col. izquierda" is too wide for a column: "Col. 1"
     wide = line < 3
@@ -444,8 +428,6 @@ def _store(cv: Canvas, st: GameState, seat: int, marks: MillMarks, box: Box) -> 
     cv.box(box, fill=PANEL_ALT, width=2)
     s = 46
     dy = y0 + (y1 - y0 - s) // 2
-    from render.focus import fits_one_line
-
     label = _("Store (high \u2192 low)")
     wide = not fits_one_line(label, 17, 16, 160, y1 - y0, bold=True)  # "Almacén (alto → bajo)"
     item = cv.text(

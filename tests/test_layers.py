@@ -68,3 +68,91 @@ def test_the_contract_is_enforced(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import os\n\ndef f():\n    from cogs.service import GameService\n")
     assert project_imports(sample) == {"cogs"}
+
+
+# -- inside render: one-way imports ----------------------------------------------------------
+# The pictures' modules import one way (drawing primitives and shared pieces below the
+# pictures, the focus dispatcher above the focus pictures). Only the package's entry points
+# (render/__init__.py) import a module late: on first use, to keep `import render` cheap.
+LAZY_ENTRY = "render/__init__.py"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def render_imports(path: Path) -> list[tuple[str, bool]]:
+    """The render modules a file imports: (module, whether the import is inside a function)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    late = {
+        id(node)
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(fn)
+    }
+    found: list[tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            # `from render import focus_areas` imports the module render.focus_areas
+            subs = [f"{node.module}.{a.name}" for a in node.names]
+            names = [m for m in subs if (ROOT / (m.replace(".", "/") + ".py")).is_file()]
+            if len(names) < len(subs):
+                names.append(node.module)
+        found += [(n, id(node) in late) for n in names if n.split(".")[0] == "render"]
+    return found
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A cycle of the graph (as the modules along it), or [] if there is none."""
+    done: set[str] = set()
+
+    def visit(node: str, trail: list[str]) -> list[str]:
+        if node in trail:
+            return [*trail[trail.index(node) :], node]
+        if node in done:
+            return []
+        for nxt in sorted(graph.get(node, ())):
+            if cycle := visit(nxt, [*trail, node]):
+                return cycle
+        done.add(node)
+        return []
+
+    for start in sorted(graph):
+        if cycle := visit(start, []):
+            return cycle
+    return []
+
+
+def test_render_modules_import_one_way() -> None:
+    graph = {
+        module_name(path): {m for m, _late in render_imports(path)} - {module_name(path)}
+        for path in sorted((ROOT / "render").rglob("*.py"))
+    }
+    cycle = import_cycle(graph)
+    assert not cycle, " -> ".join(cycle)
+
+
+def test_render_modules_import_each_other_at_the_top() -> None:
+    # a late import is how a cycle hides: the one place allowed is the package's entry points
+    late = [
+        f"{path.relative_to(ROOT).as_posix()} imports {module} inside a function"
+        for path in sorted((ROOT / "render").rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != LAZY_ENTRY
+        for module, is_late in render_imports(path)
+        if is_late
+    ]
+    assert not late, "\n".join(late)
+
+
+def test_the_render_checks_see_cycles_and_late_imports(tmp_path: Path) -> None:
+    assert import_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert import_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from render._draw import Canvas\n\ndef f():\n    from render import focus_areas\n"
+    )
+    assert render_imports(sample) == [("render._draw", False), ("render.focus_areas", True)]

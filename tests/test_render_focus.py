@@ -237,7 +237,7 @@ class TestLegibleInline:
     ) -> None:
         """A focus image is drawn on a canvas of DRAFT_H, cut below what was drawn; one that
         needs more is drawn again as tall as it asked: the same picture, nothing cut off."""
-        import render.focus as F
+        import render.focus_parts as F
 
         st = first_of_kind("travel_move")
         whole = draw_focus(st, st.current)
