@@ -43,6 +43,7 @@ SOURCES = (
     "bot.py",
     "cogs",
     "render",
+    "web",
     "i18n",
     "store/errors.py",
     "store/common.py",

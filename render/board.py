@@ -36,6 +36,7 @@ from render._draw import (
     Canvas,
     GlyphItem,
     TextItem,
+    panel_inner,
     player_label,
     shade,
 )
@@ -148,18 +149,33 @@ def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
 # -- Workshop -----------------------------------------------------------------------------
 
 
+WORKSHOP_RADII = (178, 100)  # the ellipse the Workshop's spaces sit on
+
+
+def workshop_spaces(n: int) -> list[Box]:
+    """Where each Workshop space is drawn, clockwise from the top."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[WORKSHOP])
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
+    rx, ry = WORKSHOP_RADII
+    bw, bh = 148, 92
+    out = []
+    for i in range(n):
+        ang = math.radians(-90 + 360 * i / max(1, n))
+        sx, sy = int(cx + rx * math.cos(ang)), int(cy + ry * math.sin(ang))
+        out.append((sx - bw // 2, sy - bh // 2, sx - bw // 2 + bw, sy - bh // 2 + bh))
+    return out
+
+
 def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(WORKSHOP))
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
-    rx, ry = 178, 100
+    rx, ry = WORKSHOP_RADII
     cv.d.ellipse((cx - rx + 30, cy - ry + 10, cx + rx - 30, cy + ry - 10), outline=MUTED, width=6)
-    bw, bh = 148, 92
-    n = max(1, len(st.workshop))
+    spaces = workshop_spaces(len(st.workshop))
     for i, dice in enumerate(st.workshop):
-        ang = math.radians(-90 + 360 * i / n)
-        sx, sy = int(cx + rx * math.cos(ang)), int(cy + ry * math.sin(ang))
-        bx0, by0 = sx - bw // 2, sy - bh // 2
+        bx0, by0, bx1, by1 = spaces[i]
+        bw, bh = bx1 - bx0, by1 - by0
         cv.box((bx0, by0, bx0 + bw, by0 + bh), fill=WHITE, width=2, radius=8)
         cv.badge(bx0 + 2, by0 + 2, 10, str(i + 1), fill=PANEL_ALT)
         k = max(1, len(dice))
@@ -362,7 +378,13 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
 
 def _map_frame(cv: Canvas, ed: Edition, box: Box) -> tuple[Box, Any]:
     """The map's area inside its panel and where each city is drawn in it."""
-    x0, y0, x1, y1 = cv.panel(box, _(MAP))
+    cv.panel(box, _(MAP))
+    return map_frame(ed)
+
+
+def map_frame(ed: Edition) -> tuple[Box, Any]:
+    """The travel map's area on the board and where each city is drawn in it."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[MAP])
     mx0, my0, mx1, my1 = x0, y0, x1, y1 - 30
     xs = [c["xy"][0] for c in ed.cities] or [0.5]
     ys = [c["xy"][1] for c in ed.cities] or [0.5]
@@ -597,13 +619,20 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 # -- Meetings -----------------------------------------------------------------------------
 
 
+def room_boxes(n: int) -> list[Box]:
+    """Where each Meeting room is drawn (its spaces included)."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[MEETINGS])
+    rw = (x1 - x0 - (max(1, n) - 1) * 6) // max(1, n)
+    return [(x0 + r * (rw + 6), y0, x0 + r * (rw + 6) + rw, y0 + 144) for r in range(n)]
+
+
 def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(MEETINGS))
-    n = max(1, len(st.rooms))
-    rw = (x1 - x0 - (n - 1) * 6) // n
+    rooms = room_boxes(len(st.rooms))
     for r, room in enumerate(st.rooms):
-        rx = x0 + r * (rw + 6)
+        rx = rooms[r][0]
+        rw = rooms[r][2] - rx
         info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
         cv.box((rx, y0, rx + rw, y0 + 144), fill=shade(DIE_FILL["Y"], 1.75), width=2)
         cv.text((rx + 4, y0 + 2, rx + rw - 4, y0 + 20), _("Room {n}", n=r + 1), 14, bold=True)
@@ -724,12 +753,32 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
 # -- Institutions -------------------------------------------------------------------------
 
 
+def _lecture_grid(ed: Edition) -> tuple[int, int, int]:
+    """The Institutions panel's grid: the level column's width, a column's, a row's height."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[INSTITUTIONS])
+    lw = 60
+    cw = (x1 - x0 - lw) // max(1, len(ed.institutions))
+    rh = (y1 - y0 - 38 - 26) // max(1, len(ed.lecture_levels))
+    return lw, cw, rh
+
+
+def lecture_squares(ed: Edition) -> dict[tuple[int, int], Box]:
+    """Where each Lecture square (Institution, level) is drawn."""
+    x0, y0, _x1, _y1 = panel_inner(SECTIONS[INSTITUTIONS])
+    lw, cw, rh = _lecture_grid(ed)
+    out = {}
+    for k, lvl in enumerate(sorted(ed.lecture_levels, reverse=True)):
+        ry = y0 + 38 + k * rh
+        for i in range(len(ed.institutions)):
+            cx = x0 + lw + i * cw
+            out[(i, lvl)] = (cx + 1, ry, cx + cw - 2, ry + rh - 2)
+    return out
+
+
 def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(INSTITUTIONS))
-    n = max(1, len(ed.institutions))
-    lw = 60
-    cw = (x1 - x0 - lw) // n
+    lw, cw, rh = _lecture_grid(ed)
     cv.text((x0, y0, x0 + lw - 4, y0 + 34), _("level\nInnov./maj."), 10, fill=MUTED)
     for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
@@ -742,7 +791,6 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
             min_size=9,
         )
     levels = sorted(ed.lecture_levels, reverse=True)
-    rh = (y1 - y0 - 38 - 26) // max(1, len(levels))
     for k, lvl in enumerate(levels):
         ry = y0 + 38 + k * rh
         cv.d.rectangle((x0, ry, x0 + lw - 4, ry + rh - 2), fill=PANEL_ALT)
