@@ -158,9 +158,7 @@ async def start(ctx: WebContext, port: int | None = None) -> Server:
     app = make_app(ctx)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
-    site = web.TCPSite(
-        runner, ctx.config.web_host, ctx.config.web_port if port is None else port
-    )
+    site = web.TCPSite(runner, ctx.config.web_host, ctx.config.web_port if port is None else port)
     await site.start()
     server = Server(runner, site, ctx)
     log.info("the board page is served on %s", server.url)

@@ -35,8 +35,7 @@ async def games(request: web.Request) -> web.Response:
     for game_id in await ctx.store.game_ids(["active", "finished"]):
         rec = await ctx.store.get_game(game_id)
         seats = [
-            {"seat": s.turn_index, "name": s.name, "ai": s.is_ai}
-            for s in rec.seats_in_turn_order
+            {"seat": s.turn_index, "name": s.name, "ai": s.is_ai} for s in rec.seats_in_turn_order
         ]
         out.append({"game": rec.id, "status": rec.status, "seats": seats})
     return web.json_response({"games": out, "words": page_words(asker_lang(request))})
