@@ -11,7 +11,7 @@ import json
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -67,12 +67,7 @@ class Site:
 
 
 def web_context(games: Any) -> WebContext:
-    """The page's context for a bot on simcord, its sessions on the wall clock (simcord's
-    clock is the bot's tasks' own, and the page's requests run outside them)."""
-    ctx = WebContext.of(games)
-    ctx.sessions = Sessions(None, lambda: datetime.now(UTC))
-    ctx.clock = ctx.sessions.clock
-    return ctx
+    return WebContext.of(games)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from cogs import media
 from cogs.config import BotConfig
@@ -12,6 +12,12 @@ from cogs.service import GameService
 from store import Store
 from web.live import Live
 from web.sessions import Sessions
+
+
+def wall_clock() -> datetime:
+    """Sessions expire in real time, whatever clock the bot's games run on (a simulated
+    Discord's, in tests and on the offline table)."""
+    return datetime.now(UTC)
 
 
 @dataclass
@@ -37,9 +43,9 @@ class WebContext:
         ctx = cls(
             service=service,
             store=service.store,
-            sessions=Sessions(secret, cfg.now),
+            sessions=Sessions(secret, wall_clock),
             config=cfg,
-            clock=cfg.now,
+            clock=wall_clock,
         )
         service.watchers.append(ctx.live.changed)
         return ctx
