@@ -57,6 +57,7 @@ PAGE_WORDS = {
     "cancel": N_("Cancel"),
     "undo": N_("Undo"),
     "board": N_("Board"),
+    "zoom": N_("Zoom"),
     "mills": N_("Mills"),
     "players": N_("Players"),
     "hand": N_("Your hand"),

@@ -117,6 +117,7 @@ class Board {
     this.seq = view.seq;
     this.drawTurn();
     this.drawSide();
+    $("zoom").textContent = this.words("zoom");
     if (moved || !this.urls.board) {
       await Promise.all([
         this.picture("board", "api/board.png"),
@@ -150,7 +151,6 @@ class Board {
       el("button", {
         className: "choice",
         textContent: d.choices[i].label,
-        dataset: {},
         onclick: () => this.play(d.choices[i].id),
       });
     const make = (i) => {
@@ -196,6 +196,7 @@ class Board {
         onclick: () => (list.length === 1 ? this.play(list[0].id) : this.menu(list)),
       });
       spot.dataset.spot = list[0].spot.key;
+      spot.dataset.choices = list.map((c) => c.id).join(" ");
       spot.setAttribute("aria-label", spot.title);
       Object.assign(spot.style, {
         left: `${(100 * x0) / w}%`,
@@ -256,7 +257,7 @@ class Board {
     }
     const log = $("log");
     log.replaceChildren(el("h2", { textContent: this.words("log") }));
-    const list = el("ol");
+    const list = el("ul");
     for (const line of (v.log || []).slice().reverse()) list.append(el("li", { textContent: line }));
     log.append(list);
   }
@@ -362,9 +363,18 @@ class Board {
   }
 }
 
+// A phone shows the whole board small: "Zoom" shows it larger, scrolled to the first hotspot.
+function zoom() {
+  const pane = $("boardpane");
+  pane.classList.toggle("zoomed");
+  const spot = pane.querySelector("button.spot");
+  if (pane.classList.contains("zoomed") && spot) spot.scrollIntoView({ block: "center", inline: "center" });
+}
+
 export async function startBoard({ token, apiBase, replay = false }) {
   const board = new Board(token, apiBase, replay);
   window.adaBoard = board;
+  $("zoom").onclick = zoom;
   $("menu").onclick = (e) => e.target === $("menu") && board.closeMenu();
   if (replay) return board.startReplay();
   await board.refresh();
