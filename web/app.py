@@ -156,6 +156,7 @@ class Server:
 async def start(ctx: WebContext, port: int | None = None) -> Server:
     """Serve the board page on WEB_HOST:WEB_PORT (``port`` overrides; 0: any free port)."""
     app = make_app(ctx)
+    ctx.live.closing = False  # (a server started again after a stop follows games again)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
     site = web.TCPSite(runner, ctx.config.web_host, ctx.config.web_port if port is None else port)
