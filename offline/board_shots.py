@@ -19,6 +19,11 @@ from pathlib import Path
 
 from offline.screenshots import LOCALES, chromium
 
+HALF_WAY = """(() => {
+  const s = document.getElementById("slider");
+  s.value = String(Math.floor(Number(s.max) / 2));
+  s.dispatchEvent(new Event("input"));
+})()"""
 READY = "document.body.dataset.ready === '1' && [...document.images].every(i => i.complete)"
 
 
@@ -49,6 +54,9 @@ async def shoot(args: argparse.Namespace, out: Path) -> list[Path]:
                     assert seat is not None and seat.user_id is not None
                     viewer = Viewer(seat.user_id, game, seat.turn_index, "local")
                     url = f"{server.url}/#token={ctx.sessions.issue(viewer)}"
+                    if args.replay:  # a spectator's replay, the slider half-way
+                        viewer = Viewer(0, game, None, "local")
+                        url = f"{server.url}/#replay=1&token={ctx.sessions.issue(viewer)}"
                     for width in args.width:
                         height = 1500 if width < 600 else 1000
                         async with chromium(width, height) as browser:
@@ -58,8 +66,12 @@ async def shoot(args: argparse.Namespace, out: Path) -> list[Path]:
                             await browser.call("Page.enable")
                             await browser.call("Page.navigate", url=url)
                             await browser.wait_for(READY)
+                            if args.replay:
+                                await browser.evaluate(HALF_WAY)
+                                await browser.wait_for(READY)
                             shot = await browser.call("Page.captureScreenshot", format="png")
-                        path = out / f"board-page-{width}.png"
+                        kind = "replay" if args.replay else "page"
+                        path = out / f"board-{kind}-{width}.png"
                         path.write_bytes(base64.b64decode(shot["data"]))
                         print(path, flush=True)
                         saved.append(path)
@@ -77,6 +89,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--width", type=int, nargs="+", default=[400, 1100])
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
+    parser.add_argument("--replay", action="store_true", help="a spectator's replay instead")
     return parser.parse_args(argv)
 
 

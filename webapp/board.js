@@ -117,7 +117,6 @@ class Board {
     this.seq = view.seq;
     this.drawTurn();
     this.drawSide();
-    $("zoom").textContent = this.words("zoom");
     if (moved || !this.urls.board) {
       await Promise.all([
         this.picture("board", "api/board.png"),
@@ -226,6 +225,7 @@ class Board {
 
   drawSide() {
     const v = this.view;
+    $("zoom").textContent = this.words("zoom");
     $("millstitle").textContent = this.words("mills");
     const tabs = $("milltabs");
     tabs.replaceChildren();
@@ -239,7 +239,8 @@ class Board {
     }
     const hand = $("hand");
     hand.replaceChildren();
-    if (v.seat !== null && v.hand) {
+    hand.hidden = !(v.seat !== null && v.hand);
+    if (!hand.hidden) {
       hand.append(el("h2", { textContent: `${this.words("hand")} (${v.hand.length})` }));
       for (const c of v.hand) hand.append(el("p", { className: "card" }, el("b", { textContent: c.name }), ` ${c.text}`));
     }
