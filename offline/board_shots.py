@@ -1,6 +1,6 @@
 """Screenshots of the board page (``web``), as a player sees it: for the README.
 
-    .venv/bin/python -m offline.board_shots [--out DIR] [--moves 24] [--width 400 1100]
+    .venv/bin/python -m offline.board_shots [--out DIR] [--moves 31] [--width 400 1100]
                                             [--lang en] [--seed 4]
 
 Plays ``--moves`` decisions of a new 2-player game on the offline table (clicking through the
@@ -85,7 +85,7 @@ async def shoot(args: argparse.Namespace, out: Path) -> list[Path]:
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", help="folder for the pictures (default: a new temporary one)")
-    parser.add_argument("--moves", type=int, default=24)
+    parser.add_argument("--moves", type=int, default=31)
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--width", type=int, nargs="+", default=[400, 1100])
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")

@@ -97,6 +97,14 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
     clicks: dict[str, int] = {}
     try:
         async with chromium(700, 1000) as first, open_tab(first) as second:
+            # inside Discord (a frame_id in the address) the page waits for the Activity's
+            # bootstrap to call startBoard: it neither signs in nor goes to the seat picker
+            await first.call("Page.enable")
+            await first.call("Page.navigate", url=f"{server.url}/?frame_id=1&instance_id=2")
+            await first.wait_for("typeof window.startBoard === 'function'", HANG)
+            assert await first.evaluate(
+                "location.pathname === '/' && document.body.dataset.ready === undefined"
+            )
             tabs = {}
             for tab, name in ((first, "alice"), (second, "bob")):
                 await sign_in(tab, server.url, name)
