@@ -52,11 +52,9 @@ PAGE_WORDS = {
     "waiting": N_("Waiting for {name}"),
     "spectating": N_("You are watching (public view)."),
     "over": N_("The game is over."),
-    "choices": N_("Your choices"),
     "choose_here": N_("Choose here"),
     "cancel": N_("Cancel"),
     "undo": N_("Undo"),
-    "board": N_("Board"),
     "zoom": N_("Zoom"),
     "mills": N_("Mills"),
     "players": N_("Players"),
@@ -75,9 +73,7 @@ PAGE_WORDS = {
     "books": N_("Books"),
     "steam": N_("Steam"),
     "cards": N_("Cards in hand"),
-    "city": N_("City"),
     "you": N_("you"),
-    "signed_out": N_("Your session has ended: open the board again."),
 }
 
 SIGN_IN_AGAIN = N_("Your session has ended: open the board again.")
