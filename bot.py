@@ -148,7 +148,15 @@ class AdaBot(commands.Bot):
             log.warning(
                 "WEB_SECRET is not set: the board page's sessions end when the bot restarts"
             )
-        self.web = await start(WebContext.of(self.ada.games))
+        try:
+            self.web = await start(WebContext.of(self.ada.games))
+        except OSError as exc:  # the port is taken: the bot still serves Discord
+            log.error(
+                "the board page could not listen on %s:%s (%s): the bot runs without it",
+                self.ada.web_host,
+                self.ada.web_port,
+                exc,
+            )
 
     async def sync_commands(self) -> None:
         """Send the slash commands to Discord, only if they changed since the last sync (or

@@ -51,3 +51,23 @@ def test_the_web_port_setting() -> None:
     for bad in ("0", "-1", "70000", "http"):
         with pytest.raises(SystemExit, match="WEB_PORT"):
             metrics_port_setting(bad, "WEB_PORT")
+
+
+async def test_a_taken_port_leaves_the_bot_running_without_the_page(
+    make_bot: Any, caplog: Any
+) -> None:
+    import socket
+
+    import simcord
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        bot = make_bot(web_port=taken.getsockname()[1])
+        async with simcord.run(bot) as env:
+            assert bot.web is None
+            assert "could not listen" in caplog.text
+            guild = env.create_guild("Club")
+            member = guild.add_member(env.create_user("alice"))
+            res = await member.slash(guild.create_text_channel("games"), "ada rules")
+            assert res.acknowledged  # the bot still serves Discord
