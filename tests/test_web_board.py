@@ -220,6 +220,9 @@ async def every_answer(site: Site, token: str, seq: int, players: int) -> list[b
         res = await site.get(path, token)
         assert res.status == 200, (path, await res.text())
         out.append(await res.read())
+    stream = await site.get("/api/events", token)
+    out.append(await stream.content.readline() + await stream.content.readline())
+    stream.close()
     return out
 
 
