@@ -24,7 +24,10 @@ HALF_WAY = """(() => {
   s.value = String(Math.floor(Number(s.max) / 2));
   s.dispatchEvent(new Event("input"));
 })()"""
-READY = "document.body.dataset.ready === '1' && [...document.images].every(i => i.complete)"
+READY = (
+    "document.body.dataset.ready === '1' && [...document.images].every(i => i.complete)"
+    " && document.fonts.status === 'loaded'"
+)
 
 
 async def shoot(args: argparse.Namespace, out: Path) -> list[Path]:

@@ -361,6 +361,15 @@ async def test_the_page_and_its_files_carry_the_headers_discord_asks_for(site: S
         assert "immutable" in got.headers["Cache-Control"]
         assert "Content-Security-Policy" in got.headers
     assert (await site.client.get("/static/board.js")).status == 404  # only digested names
+    # the stylesheet names the Japanese fonts by their digested names (a device may have none)
+    css = await (
+        await site.client.get(f"/static/{[a for a in assets if a.endswith('.css')][0]}")
+    ).text()
+    fonts = [part.split('"')[0] for part in css.split('url("')[1:]]
+    assert len(fonts) == 2 and all(f.startswith("NotoSansJP-") for f in fonts)
+    for font in fonts:
+        got = await site.client.get(f"/static/{font}")
+        assert got.status == 200 and len(await got.read()) > 100_000
     res = await site.client.get("/api/view")
     assert res.status == 401 and res.headers["Content-Type"].startswith("application/json")
 

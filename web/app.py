@@ -51,19 +51,31 @@ class Asset:
     content_type: str
 
 
-def load_assets(root: Path = WEBAPP) -> dict[str, Asset]:
-    """Every static file of webapp/ by its plain name, with its digested name."""
-    assets = {}
+FONTS = Path(__file__).resolve().parent.parent / "render" / "fonts"
+WEB_FONTS = ("NotoSansJP-Regular.ttf", "NotoSansJP-Bold.ttf")
+"""The Japanese fonts the pictures use, served to the page too (a device may have no Japanese
+font); a browser fetches one only for a page with Japanese text in it (``unicode-range``)."""
+
+
+def _asset(name: str, body: bytes) -> Asset:
+    digest = hashlib.sha256(body).hexdigest()[:10]
+    stem, dot, ext = name.rpartition(".")
+    kind = "text/javascript" if ext == "js" else mimetypes.guess_type(name)[0]
+    return Asset(f"{stem}.{digest}{dot}{ext}", body, kind or "application/octet-stream")
+
+
+def load_assets(root: Path = WEBAPP, fonts: Path = FONTS) -> dict[str, Asset]:
+    """Every static file of webapp/ (and the Japanese fonts) by its plain name, with its
+    digested name. A file naming another as ``{{name}}`` gets that file's digested name (so a
+    changed font changes the stylesheet's name too)."""
+    assets = {name: _asset(name, (fonts / name).read_bytes()) for name in WEB_FONTS}
     for path in sorted(root.iterdir()):
         if not path.is_file() or path.name in PAGES or path.name.startswith("."):
             continue
         body = path.read_bytes()
-        digest = hashlib.sha256(body).hexdigest()[:10]
-        stem, dot, ext = path.name.rpartition(".")
-        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        if ext == "js":
-            kind = "text/javascript"
-        assets[path.name] = Asset(f"{stem}.{digest}{dot}{ext}", body, kind)
+        for plain, asset in list(assets.items()):
+            body = body.replace(b"{{" + plain.encode() + b"}}", asset.name.encode())
+        assets[path.name] = _asset(path.name, body)
     return assets
 
 
