@@ -626,6 +626,22 @@ def room_boxes(n: int) -> list[Box]:
     return [(x0 + r * (rw + 6), y0, x0 + r * (rw + 6) + rw, y0 + 144) for r in range(n)]
 
 
+def partner_slots(n: int) -> list[Box]:
+    """Where each card of the Partner display is drawn (under the Meeting rooms)."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[MEETINGS])
+    y = y0 + 170
+    pw = (x1 - x0 - (max(1, n) - 1) * 6) // max(1, n)
+    return [(x0 + i * (pw + 6), y, x0 + i * (pw + 6) + pw, y + 150) for i in range(n)]
+
+
+def multiplier_slots(n: int) -> list[Box]:
+    """Where each Multiplier Gear of the display is drawn (under the Partner display)."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[MEETINGS])
+    y = y0 + 346
+    mw = (x1 - x0 - 6) // 2
+    return [(x0 + i * (mw + 6), y, x0 + i * (mw + 6) + mw, y + 40) for i in range(n)]
+
+
 def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(MEETINGS))
@@ -687,13 +703,9 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         bold=True,
         align="left",
     )
-    y += 20
-    n = max(1, len(st.partner_display))
-    pw = (x1 - x0 - (n - 1) * 6) // n
-    for i, pid in enumerate(st.partner_display):
-        px = x0 + i * (pw + 6)
-        _partner_card(cv, ed, pid, (px, y, px + pw, y + 150))
-    y += 156
+    for pid, card in zip(st.partner_display, partner_slots(len(st.partner_display)), strict=True):
+        _partner_card(cv, ed, pid, card)
+    y += 176
     cv.text(
         (x0, y, x1, y + 18),
         _("Multiplier display (deck {n})", n=len(st.multiplier_deck)),
@@ -702,10 +714,9 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         align="left",
         wrap=False,
     )
-    y += 20
-    mw = (x1 - x0 - 6) // 2
+    slots = multiplier_slots(len(st.multiplier_display))
     for i, mid in enumerate(st.multiplier_display):
-        mx = x0 + i * (mw + 6)
+        mx, y, mw = slots[i][0], slots[i][1], slots[i][2] - slots[i][0]
         cv.box((mx, y, mx + mw, y + 40), fill=WHITE, width=2)
         if not mid:
             cv.text((mx + 4, y + 2, mx + mw - 4, y + 38), _("empty"), 12, fill=MUTED)

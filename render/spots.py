@@ -6,7 +6,8 @@
 A spot is a box in the pixels of ``board_png`` (1680x1260) or of the deciding player's
 ``mill_png`` (1000x800), taken from the same geometry the drawing uses (``render.board``,
 ``render.mill``), so a hotspot sits on what it names: a Workshop space, a city on the travel
-map, a Meeting room, a Lecture square, a Gear space or a slot of the Mill. Choices that are
+map, a Meeting room, a card of the Partner or Multiplier display, a Lecture square, a Gear space
+or a slot of the Mill. Choices that are
 about no place on the pictures (pay, skip, a card in the hand...) have no spot: the page lists
 them as buttons only. Several choices may share a spot (two dice on one Workshop space).
 """
@@ -23,7 +24,8 @@ from render._draw import Box
 
 class Spot(NamedTuple):
     picture: str  # "board" or "mill" (the deciding player's Mill)
-    key: str  # the place: "ws:2", "city:london", "room:1", "lec:0:3", "gear:4", "slot:7"
+    key: str  # the place: "ws:2", "city:london", "room:1", "partner:0", "mul:1", "lec:0:3",
+    # "gear:4", "slot:7"
     box: Box
 
 
@@ -44,6 +46,11 @@ def _board_place(st: GameState, place: str) -> tuple[str, Box] | None:
         rooms = board.room_boxes(len(st.rooms))
         r = int(rest)
         return (place, rooms[r]) if 0 <= r < len(rooms) else None
+    if kind in ("partner", "mul"):
+        n = len(st.partner_display if kind == "partner" else st.multiplier_display)
+        slots = board.partner_slots(n) if kind == "partner" else board.multiplier_slots(n)
+        i = int(rest)
+        return (place, slots[i]) if 0 <= i < len(slots) else None
     if kind == "lec":
         i, level = (int(x) for x in rest.split(":"))
         box = board.lecture_squares(st.edition).get((i, level))
@@ -95,6 +102,10 @@ def _place_of(kind: str, choice_id: str) -> tuple[str, str] | None:  # noqa: C90
             | C.StackDisc(location=place)
         ):
             return "board", place
+        case C.DisplayCard(slot=s) | C.UseDisplayCard(slot=s):
+            return "board", f"partner:{s}"
+        case C.MultiplierSlot(slot=s):
+            return "board", f"mul:{s}"
         case C.GearSpace(space=s) | C.UpgradeGear(space=s):
             return "mill", f"gear:{s}"
         case C.MillSlot(slot=s):

@@ -12,10 +12,23 @@ PANEL = {
     "ws": board.SECTIONS[board.WORKSHOP],
     "city": board.SECTIONS[board.MAP],
     "room": board.SECTIONS[board.MEETINGS],
+    "partner": board.SECTIONS[board.MEETINGS],
+    # (the Multiplier display is drawn a few pixels past the Meetings panel's bottom edge)
+    "mul": board.SECTIONS[board.MEETINGS][:3] + (board.SECTIONS[board.MEETINGS][3] + 8,),
     "lec": board.SECTIONS[board.INSTITUTIONS],
 }
 # Kinds of decision whose every choice is about a place (none may lack a spot).
-ALL_PLACED = {"travel_move", "move_university", "meet_room", "lecture", "gear_place", "mill_place"}
+ALL_PLACED = {
+    "travel_move",
+    "move_university",
+    "meet_room",
+    "meet_card",
+    "take_partner",
+    "take_multiplier",
+    "lecture",
+    "gear_place",
+    "mill_place",
+}
 
 
 def inside(box: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
@@ -44,6 +57,8 @@ def check(st: GameState, seen: set[str]) -> None:
             _, pos = board.map_frame(st.edition)
             x, y = pos(spot.key[5:])
             assert (spot.box[0] + spot.box[2]) // 2 == x and (spot.box[1] + spot.box[3]) // 2 == y
+        if kind == "partner":  # the card the drawing puts in that slot of the display
+            assert spot.box == board.partner_slots(len(st.partner_display))[int(spot.key[8:])]
         if kind == "gear":
             x, y = mill._gear_xy(int(spot.key[5:]))
             assert spot.box[0] < x < spot.box[2] and spot.box[1] < y < spot.box[3]
@@ -53,4 +68,4 @@ def test_every_place_choice_has_a_spot_on_the_place_it_names() -> None:
     seen: set[str] = set()
     for players, seed in ((2, 3), (3, 8), (4, 11)):
         random_game(players, seed, lambda st: check(st, seen) if st.decision else None)
-    assert seen >= {"ws", "city", "room", "lec", "gear", "slot"}, seen
+    assert seen >= {"ws", "city", "room", "partner", "mul", "lec", "gear", "slot"}, seen
