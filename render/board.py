@@ -207,6 +207,26 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
 # -- Ada's Study --------------------------------------------------------------------------
 
 
+def program_slots(n: int) -> list[Box]:
+    """Where each Program tile of the display is drawn in Ada's Study."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[STUDY])
+    y = y0 + 22
+    tw = (x1 - x0 - (max(1, n) - 1) * 6) // max(1, n)
+    return [(x0 + i * (tw + 6), y, x0 + i * (tw + 6) + tw, y + 100) for i in range(n)]
+
+
+def assignment_slots(n: int) -> list[Box]:
+    """Where each card of the Assignment display is drawn (two columns)."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[STUDY])
+    y = y0 + 154
+    cw = (x1 - x0 - 6) // 2
+    out = []
+    for i in range(n):
+        ax, ay = x0 + (i % 2) * (cw + 6), y + (i // 2) * 104
+        out.append((ax, ay, ax + cw, ay + 98))
+    return out
+
+
 def _study(cv: Canvas, st: GameState, box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(STUDY))
@@ -221,11 +241,8 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
         align="left",
     )
     y = y0 + 22
-    n = max(1, len(st.program_display))
-    tw = (x1 - x0 - (n - 1) * 6) // n
-    for i, pid in enumerate(st.program_display):
-        tx = x0 + i * (tw + 6)
-        _program_tile(cv, ed, pid, (tx, y, tx + tw, y + 100))
+    for pid, tile in zip(st.program_display, program_slots(len(st.program_display)), strict=True):
+        _program_tile(cv, ed, pid, tile)
     y += 110
     cv.text(
         (x0, y, x1, y + 18),
@@ -235,11 +252,9 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
         align="left",
     )
     y += 22
-    cw = (x1 - x0 - 6) // 2
-    for i, aid in enumerate(st.assignment_display):
-        ax = x0 + (i % 2) * (cw + 6)
-        ay = y + (i // 2) * 104
-        _assignment_card(cv, ed, aid, (ax, ay, ax + cw, ay + 98))
+    cards = assignment_slots(len(st.assignment_display))
+    for aid, card in zip(st.assignment_display, cards, strict=True):
+        _assignment_card(cv, ed, aid, card)
     y += 2 * 104 + 4
     cv.gear(x0 + 18, y + 18, 16, "+")
     cv.text(
@@ -855,6 +870,19 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 # -- Research -----------------------------------------------------------------------------
 
 
+RESEARCH_ROW_H = 50
+
+
+def research_rows() -> dict[str, Box]:
+    """Where each Research track's row of levels is drawn, by its colour letter."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[RESEARCH])
+    th = (y1 - y0) // 4
+    return {
+        colour: (x0, y0 + t * th, x1, y0 + t * th + RESEARCH_ROW_H)
+        for t, colour in enumerate(V.COLOURS_MAIN)
+    }
+
+
 def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(RESEARCH))
@@ -865,7 +893,7 @@ def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     lw = 104
     cw = (x1 - x0 - lw) // (top + 1)
     th = (y1 - y0) // 4
-    cell_h = 50
+    cell_h = RESEARCH_ROW_H
     for t, colour in enumerate(V.COLOURS_MAIN):
         ty = y0 + t * th
         cv.d.rectangle((x0, ty, x0 + lw - 4, ty + cell_h), fill=shade(DIE_FILL[colour], 1.6))

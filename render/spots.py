@@ -6,8 +6,8 @@
 A spot is a box in the pixels of ``board_png`` (1680x1260) or of the deciding player's
 ``mill_png`` (1000x800), taken from the same geometry the drawing uses (``render.board``,
 ``render.mill``), so a hotspot sits on what it names: a Workshop space, a city on the travel
-map, a Meeting room, a card of the Partner or Multiplier display, a Lecture square, a Gear space
-or a slot of the Mill. Choices that are
+map, a Meeting room, a card of a display (Programs, Assignments, Partners, Multiplier Gears), a
+Research track, a Lecture square, a Gear space or a slot of the Mill. Choices that are
 about no place on the pictures (pay, skip, a card in the hand...) have no spot: the page lists
 them as buttons only. Several choices may share a spot (two dice on one Workshop space).
 """
@@ -46,6 +46,14 @@ def _board_place(st: GameState, place: str) -> tuple[str, Box] | None:
         rooms = board.room_boxes(len(st.rooms))
         r = int(rest)
         return (place, rooms[r]) if 0 <= r < len(rooms) else None
+    if kind == "track":
+        row = board.research_rows().get(rest)
+        return (place, row) if row else None
+    if kind in ("prog", "as"):
+        n = len(st.program_display if kind == "prog" else st.assignment_display)
+        slots = board.program_slots(n) if kind == "prog" else board.assignment_slots(n)
+        i = int(rest)
+        return (place, slots[i]) if 0 <= i < len(slots) else None
     if kind in ("partner", "mul"):
         n = len(st.partner_display if kind == "partner" else st.multiplier_display)
         slots = board.partner_slots(n) if kind == "partner" else board.multiplier_slots(n)
@@ -106,6 +114,12 @@ def _place_of(kind: str, choice_id: str) -> tuple[str, str] | None:  # noqa: C90
             return "board", f"partner:{s}"
         case C.MultiplierSlot(slot=s):
             return "board", f"mul:{s}"
+        case C.ProgramTile(slot=s):
+            return "board", f"prog:{s}"
+        case C.AssignmentCard(slot=s):
+            return "board", f"as:{s}"
+        case C.ResearchTrack(track=t) | C.Breakthrough(track=t):
+            return "board", f"track:{t}"
         case C.GearSpace(space=s) | C.UpgradeGear(space=s):
             return "mill", f"gear:{s}"
         case C.MillSlot(slot=s):

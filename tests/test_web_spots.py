@@ -13,6 +13,9 @@ PANEL = {
     "city": board.SECTIONS[board.MAP],
     "room": board.SECTIONS[board.MEETINGS],
     "partner": board.SECTIONS[board.MEETINGS],
+    "prog": board.SECTIONS[board.STUDY],
+    "as": board.SECTIONS[board.STUDY],
+    "track": board.SECTIONS[board.RESEARCH],
     # (the Multiplier display is drawn a few pixels past the Meetings panel's bottom edge)
     "mul": board.SECTIONS[board.MEETINGS][:3] + (board.SECTIONS[board.MEETINGS][3] + 8,),
     "lec": board.SECTIONS[board.INSTITUTIONS],
@@ -25,6 +28,10 @@ ALL_PLACED = {
     "meet_card",
     "take_partner",
     "take_multiplier",
+    "study_program",
+    "take_program",
+    "take_assignment",
+    "research",
     "lecture",
     "gear_place",
     "mill_place",
@@ -68,4 +75,5 @@ def test_every_place_choice_has_a_spot_on_the_place_it_names() -> None:
     seen: set[str] = set()
     for players, seed in ((2, 3), (3, 8), (4, 11)):
         random_game(players, seed, lambda st: check(st, seen) if st.decision else None)
-    assert seen >= {"ws", "city", "room", "partner", "mul", "lec", "gear", "slot"}, seen
+    assert seen >= {"ws", "city", "room", "partner", "mul", "prog", "as", "track", "lec", "gear"}
+    assert "slot" in seen, seen
