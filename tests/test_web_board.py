@@ -187,6 +187,21 @@ async def test_every_refusal_changes_nothing(site: Site) -> None:
     assert "turno" in (await res.json())["error"]
 
 
+async def test_a_fault_of_the_server_is_a_clear_answer_without_its_details(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("/secret/path/of/the/host.py")
+
+    monkeypatch.setattr("web.board.players_of", broken)
+    name, _seq, _dec = await site.deciding()
+    res = await site.get("/api/view", site.token(name))
+    assert res.status == 500
+    answer = await res.json()
+    assert answer["error"].startswith("Something went wrong") and "secret" not in answer["error"]
+    assert "Content-Security-Policy" in res.headers
+
+
 async def test_a_token_for_another_game_sees_that_game_only(site: Site) -> None:
     name, _seq, _dec = await site.deciding()
     res = await site.get("/api/view", site.token(name, game=site.game + 100))

@@ -26,6 +26,8 @@ from typing import Any
 
 from aiohttp import web
 
+import i18n
+from i18n import N_
 from web.context import WebContext
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,7 @@ CSP = (
     "form-action 'self'; frame-ancestors 'self' https://discord.com https://*.discord.com "
     "https://*.discordsays.com"
 )
+SOMETHING_WRONG = N_("Something went wrong on my side; nothing was changed. Please try again.")
 PAGES = ("board.html", "local.html")
 """The pages: their asset names are replaced by the digested ones when served."""
 
@@ -94,14 +97,20 @@ async def guarded(request: web.Request, handler: Any) -> web.StreamResponse:
         response = await handler(request)
     except web.HTTPException as exc:
         if exc.content_type == "application/json" or exc.status < 400:
-            _headers(exc)
+            secure_headers(exc)
             raise
         response = web.json_response({"error": exc.reason}, status=exc.status)
-    _headers(response)
+    except Exception:  # a fault of ours: logged, and told without its details
+        log.exception("the board page failed on %s %s", request.method, request.path)
+        first = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
+        text = i18n.get(first or None)._(SOMETHING_WRONG)
+        response = web.json_response({"error": text}, status=500)
+    secure_headers(response)
     return response
 
 
-def _headers(response: web.StreamResponse) -> None:
+def secure_headers(response: web.StreamResponse) -> None:
+    """The headers every answer carries (an answer may set its own Cache-Control)."""
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")

@@ -37,7 +37,7 @@ from i18n import ENGLISH, N_, Lang
 from i18n import game as words
 from render.spots import choice_spots
 from store import GameRecord, StoreError
-from web.app import CTX, MAX_BODY, page_html
+from web.app import ASSETS, CTX, MAX_BODY, page_html, secure_headers
 from web.context import WebContext
 from web.sessions import BadSession, Viewer
 
@@ -86,27 +86,25 @@ GONE = N_("There is no game #{id}.")
 ILLEGAL = N_("That's not a legal choice now; nothing was changed.")
 
 
+REFUSALS: dict[int, type[web.HTTPException]] = {
+    400: web.HTTPBadRequest,
+    401: web.HTTPUnauthorized,
+    403: web.HTTPForbidden,
+    404: web.HTTPNotFound,
+    409: web.HTTPConflict,
+    415: web.HTTPUnsupportedMediaType,
+    422: web.HTTPUnprocessableEntity,
+}
+
+
 def refuse(status: int, text: str) -> web.HTTPException:
     """An answer refusing a request: its status and a message for the page to show."""
-    cls = web.HTTPException
-    for sub in (
-        web.HTTPBadRequest,
-        web.HTTPUnauthorized,
-        web.HTTPForbidden,
-        web.HTTPNotFound,
-        web.HTTPConflict,
-        web.HTTPRequestEntityTooLarge,
-        web.HTTPUnsupportedMediaType,
-        web.HTTPUnprocessableEntity,
-    ):
-        if sub.status_code == status:
-            cls = sub
     body = json.dumps({"error": text}, ensure_ascii=False)
-    if cls is web.HTTPRequestEntityTooLarge:
+    if status == 413:
         return web.HTTPRequestEntityTooLarge(
             MAX_BODY, 0, text=body, content_type="application/json"
         )
-    return cls(text=body, content_type="application/json")
+    return REFUSALS[status](text=body, content_type="application/json")
 
 
 def asker_lang(request: web.Request) -> Lang:
@@ -367,9 +365,7 @@ async def events(request: web.Request) -> web.StreamResponse:
             "X-Accel-Buffering": "no",  # a proxy in front must not hold the events back
         }
     )
-    from web.app import _headers
-
-    _headers(response)
+    secure_headers(response)
     await response.prepare(request)
     with ctx.live.follow(viewer.game_id) as follower:
         await response.write(f"event: hello\ndata: {seq}\n\n".encode())
@@ -462,8 +458,6 @@ async def replay_board(request: web.Request) -> web.Response:
 
 
 async def board_page(request: web.Request) -> web.Response:
-    from web.app import ASSETS
-
     html = page_html("board.html", request.app[ASSETS])
     return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 
