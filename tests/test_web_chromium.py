@@ -8,6 +8,7 @@ looks at the page's behaviour; ``offline.board_shots`` takes the pictures people
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -131,7 +132,7 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
                     _state, now = await table.store.load_state(game)
                     if now > seq:
                         break
-                    await tab.evaluate("new Promise((r) => setTimeout(r, 50))")
+                    await asyncio.sleep(0.05)
                 assert (await table.store.choices(game))[-1].choice_id == choice
                 moves += 1
             for tab in tabs.values():
