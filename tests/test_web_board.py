@@ -202,6 +202,22 @@ async def test_a_fault_of_the_server_is_a_clear_answer_without_its_details(
     assert "Content-Security-Policy" in res.headers
 
 
+async def test_a_game_not_in_play_says_why_and_offers_no_choice(site: Site) -> None:
+    name, seq, dec = await site.deciding()
+    lobby = await site.table.new_game("carol", ("dave",), start=False)
+    token = site.ctx.sessions.issue(Viewer(site.table.carol.id, lobby, None, "local"))
+    view = await (await site.get("/api/view", token)).json()
+    assert "hasn't started" in view["notice"] and "decision" not in view
+    res = await site.post("/api/move", site.token(name, seat=None, game=lobby), {"seq": 0})
+    assert res.status == 400
+    await site.table.store.cancel_game(site.game)
+    view = await (await site.get("/api/view", site.token(name))).json()
+    assert view["status"] == "cancelled" and "cancelled" in view["notice"]
+    assert view["decision"] is None  # no choice offered
+    res = await site.post("/api/move", site.token(name), {"seq": seq, "choice": dec.choices[0].id})
+    assert res.status == 409 and "cancelled" in (await res.json())["error"]
+
+
 async def test_a_token_for_another_game_sees_that_game_only(site: Site) -> None:
     name, _seq, _dec = await site.deciding()
     res = await site.get("/api/view", site.token(name, game=site.game + 100))

@@ -29,7 +29,7 @@ from aiohttp import web
 import i18n
 from cogs import ui
 from cogs.base import friendly_text
-from cogs.service import Oops, game_lang
+from cogs.service import STATUS_TEXT, Oops, game_lang
 from engine import GameState, IllegalChoice
 from engine.rules import apply, replay
 from engine.view import redact
@@ -267,13 +267,15 @@ async def view(request: web.Request) -> web.Response:
         "seat": seat,
         "words": page_words(tr),
     }
+    if rec.status in ("lobby", "cancelled", "broken"):  # nothing to play on: say why
+        body["notice"] = tr._(STATUS_TEXT[rec.status], id=rec.id)
     if state is not None:
         public = redact(state, seat)  # the engine's view for this viewer, nothing more
         body |= {
             "round": state.round,
             "players": players_of(public, rec, seat),
             "hand": hand_of(state, seat, tr),
-            "decision": decision_of(state, seat, rec, tr),
+            "decision": decision_of(state, seat, rec, tr) if "notice" not in body else None,
             "log": log_of(state, tr),
         }
     return web.json_response(body, dumps=_dumps)

@@ -134,6 +134,10 @@ class Board {
     box.replaceChildren();
     const d = v.decision;
     box.className = d && d.mine ? "mine" : "";
+    if (v.notice) {
+      box.append(el("p", { className: "who", textContent: v.notice }));
+      return;
+    }
     if (!d || d.over) {
       box.append(el("p", { className: "who", textContent: this.words("over") }));
       return;
