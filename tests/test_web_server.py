@@ -71,3 +71,29 @@ async def test_a_taken_port_leaves_the_bot_running_without_the_page(
             member = guild.add_member(env.create_user("alice"))
             res = await member.slash(guild.create_text_channel("games"), "ada rules")
             assert res.acknowledged  # the bot still serves Discord
+
+
+async def test_the_activity_side_is_set_up_only_when_configured(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``web.discord_auth`` (the Activity's OAuth2 and Discord's proxy checks) is another
+    module's: make_app hands it the application and the context when ACTIVITY_CLIENT_ID is set."""
+    import sys
+    import types
+
+    import web
+    from web.app import make_app
+    from web.context import WebContext
+
+    calls = []
+    fake = types.ModuleType("web.discord_auth")
+    fake.setup = lambda app, ctx: calls.append((app, ctx))  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "web.discord_auth", fake)
+    monkeypatch.setattr(web, "discord_auth", fake, raising=False)
+    ctx = WebContext.of(table.env.bot.ada.games)
+    make_app(ctx)
+    assert calls == []  # off by default
+    ctx.config.activity_client_id = "1234"
+    app = make_app(ctx)
+    assert calls == [(app, ctx)]
+    assert {"service", "store", "sessions", "config", "clock"} <= set(vars(ctx))

@@ -13,6 +13,11 @@ What every response gets, as Discord's Activities require and as a page holding 
 - no cookie: the page holds its session token and sends it in an ``Authorization`` header;
 - request bodies of at most ``MAX_BODY`` bytes (413 beyond), JSON only (415 otherwise), and
   every error answered as JSON with a message in the asker's language.
+
+A file added to ``webapp/`` is served the same way (``/static/<name>.<digest>.<ext>``); a page
+or a stylesheet names it ``{{file.ext}}`` and gets its digested address (as ``board.html`` names
+``board.js``). With ACTIVITY_CLIENT_ID set, ``web.discord_auth.setup(app, ctx)`` adds the
+Activity's side (its routes, and a middleware checking Discord's proxy signatures).
 """
 
 from __future__ import annotations
