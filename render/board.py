@@ -207,12 +207,18 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
 # -- Ada's Study --------------------------------------------------------------------------
 
 
+def _row(section: str, top: int, height: int, n: int, columns: int | None = None) -> list[Box]:
+    """``n`` boxes side by side across a panel, 6 px apart, ``top`` px below its title: each as
+    wide as one of ``columns`` (default ``n``) filling the width."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[section])
+    k = max(1, columns or n)
+    w = (x1 - x0 - (k - 1) * 6) // k
+    return [(x0 + i * (w + 6), y0 + top, x0 + i * (w + 6) + w, y0 + top + height) for i in range(n)]
+
+
 def program_slots(n: int) -> list[Box]:
     """Where each Program tile of the display is drawn in Ada's Study."""
-    x0, y0, x1, _y1 = panel_inner(SECTIONS[STUDY])
-    y = y0 + 22
-    tw = (x1 - x0 - (max(1, n) - 1) * 6) // max(1, n)
-    return [(x0 + i * (tw + 6), y, x0 + i * (tw + 6) + tw, y + 100) for i in range(n)]
+    return _row(STUDY, 22, 100, n)
 
 
 def assignment_slots(n: int) -> list[Box]:
@@ -636,25 +642,17 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 
 def room_boxes(n: int) -> list[Box]:
     """Where each Meeting room is drawn (its spaces included)."""
-    x0, y0, x1, _y1 = panel_inner(SECTIONS[MEETINGS])
-    rw = (x1 - x0 - (max(1, n) - 1) * 6) // max(1, n)
-    return [(x0 + r * (rw + 6), y0, x0 + r * (rw + 6) + rw, y0 + 144) for r in range(n)]
+    return _row(MEETINGS, 0, 144, n)
 
 
 def partner_slots(n: int) -> list[Box]:
     """Where each card of the Partner display is drawn (under the Meeting rooms)."""
-    x0, y0, x1, _y1 = panel_inner(SECTIONS[MEETINGS])
-    y = y0 + 170
-    pw = (x1 - x0 - (max(1, n) - 1) * 6) // max(1, n)
-    return [(x0 + i * (pw + 6), y, x0 + i * (pw + 6) + pw, y + 150) for i in range(n)]
+    return _row(MEETINGS, 170, 150, n)
 
 
 def multiplier_slots(n: int) -> list[Box]:
     """Where each Multiplier Gear of the display is drawn (under the Partner display)."""
-    x0, y0, x1, _y1 = panel_inner(SECTIONS[MEETINGS])
-    y = y0 + 346
-    mw = (x1 - x0 - 6) // 2
-    return [(x0 + i * (mw + 6), y, x0 + i * (mw + 6) + mw, y + 40) for i in range(n)]
+    return _row(MEETINGS, 346, 40, n, columns=2)
 
 
 def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:

@@ -14,6 +14,7 @@ them as buttons only. Several choices may share a spot (two dice on one Workshop
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from engine import choices as C
@@ -27,6 +28,16 @@ class Spot(NamedTuple):
     key: str  # the place: "ws:2", "city:london", "room:1", "partner:0", "mul:1", "lec:0:3",
     # "gear:4", "slot:7"
     box: Box
+
+
+DISPLAYS: dict[str, tuple[str, Callable[[int], list[Box]]]] = {
+    "prog": ("program_display", board.program_slots),
+    "as": ("assignment_display", board.assignment_slots),
+    "partner": ("partner_display", board.partner_slots),
+    "mul": ("multiplier_display", board.multiplier_slots),
+}
+"""A display of cards on the board: the state's list of its slots, and where the drawing puts
+them."""
 
 
 def _board_place(st: GameState, place: str) -> tuple[str, Box] | None:
@@ -49,14 +60,9 @@ def _board_place(st: GameState, place: str) -> tuple[str, Box] | None:
     if kind == "track":
         row = board.research_rows().get(rest)
         return (place, row) if row else None
-    if kind in ("prog", "as"):
-        n = len(st.program_display if kind == "prog" else st.assignment_display)
-        slots = board.program_slots(n) if kind == "prog" else board.assignment_slots(n)
-        i = int(rest)
-        return (place, slots[i]) if 0 <= i < len(slots) else None
-    if kind in ("partner", "mul"):
-        n = len(st.partner_display if kind == "partner" else st.multiplier_display)
-        slots = board.partner_slots(n) if kind == "partner" else board.multiplier_slots(n)
+    if kind in DISPLAYS:
+        display, slots_of = DISPLAYS[kind]
+        slots = slots_of(len(getattr(st, display)))
         i = int(rest)
         return (place, slots[i]) if 0 <= i < len(slots) else None
     if kind == "lec":
