@@ -393,7 +393,9 @@ function autostart() {
   if (query.has("frame_id")) return; // inside Discord: the Activity's bootstrap starts the board
   const fragment = new URLSearchParams(location.hash.slice(1));
   const token = fragment.get("token") || sessionStorage.getItem("ada-token");
-  const replay = fragment.get("replay") === "1" || sessionStorage.getItem("ada-replay") === "1";
+  const replay = fragment.has("token")
+    ? fragment.get("replay") === "1" // a new sign-in says which view it is for
+    : sessionStorage.getItem("ada-replay") === "1"; // a reload keeps the tab's view
   if (!token) {
     location.replace(new URL("local", location.href)); // the offline table's seat picker
     return;
