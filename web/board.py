@@ -141,7 +141,7 @@ async def seen_by(
     try:
         rec, state, seq = await ctx.store.game_and_state(viewer.game_id)
     except StoreError:  # the game is gone (deleted, archived away)
-        raise refuse(404, friendly_text(Oops(GONE, id=viewer.game_id), ENGLISH)) from None
+        raise refuse(404, ENGLISH._(GONE, id=viewer.game_id)) from None
     tr = await viewer_lang(ctx, viewer, rec)
     if viewer.seat is not None and rec.seat_of(viewer.user_id) != viewer.seat:
         raise refuse(403, tr._(NOT_SEATED, id=rec.id))
