@@ -23,7 +23,8 @@ is immediate), AI_DELAY_SECONDS (default 2), AI_WORKERS (processes thinking for 
 SHARD_COUNT and SHARD_IDS (several processes, see the README), LOG_FILE, LOG_FORMAT (text or
 json), LOG_MAX_BYTES, LOG_BACKUPS (a rotating log file), METRICS_PORT and METRICS_HOST (the
 /healthz and /metrics endpoint, off by default), SYNC_COMMANDS (1: sync at every start),
-STOP_GRACE_SECONDS (how long a stop waits for moves in flight, default 20).
+STOP_GRACE_SECONDS (how long a stop waits for moves in flight, default 20), WEB_PORT, WEB_HOST,
+PUBLIC_URL, WEB_SECRET (the board page, off by default: see the README).
 The board inside Discord (the Activity, off unless ACTIVITY_CLIENT_ID): ACTIVITY_CLIENT_ID,
 ACTIVITY_CLIENT_SECRET, ACTIVITY_PUBLIC_KEY, ACTIVITY_REQUIRE_SIGNATURES, ACTIVITY_API_BASE.
 """
@@ -105,6 +106,8 @@ class AdaBot(commands.Bot):
         )
         self.ada = config
         self.errors = ErrorCounter(config.metrics)
+        self.web: Any = None
+        """The board page's server (``web.app.Server``) while it runs (WEB_PORT set)."""
 
     async def setup_hook(self) -> None:
         from store.config import redact
@@ -135,6 +138,27 @@ class AdaBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await translator.install(self.tree)  # command names and descriptions in es and ja
         await self.sync_commands()
+        if self.ada.web_port is not None:
+            await self.start_web()
+
+    async def start_web(self) -> None:
+        """Serve the board page (``web``) in this process, on WEB_HOST:WEB_PORT."""
+        from web.app import start
+        from web.context import WebContext
+
+        if not self.ada.web_secret and not self.ada.offline:
+            log.warning(
+                "WEB_SECRET is not set: the board page's sessions end when the bot restarts"
+            )
+        try:
+            self.web = await start(WebContext.of(self.ada.games))
+        except OSError as exc:  # the port is taken: the bot still serves Discord
+            log.error(
+                "the board page could not listen on %s:%s (%s): the bot runs without it",
+                self.ada.web_host,
+                self.ada.web_port,
+                exc,
+            )
 
     async def sync_commands(self) -> None:
         """Send the slash commands to Discord, only if they changed since the last sync (or
@@ -231,6 +255,9 @@ class AdaBot(commands.Bot):
         except (NotImplementedError, RuntimeError):  # no signals here (Windows, a thread)
             pass
         try:
+            if self.web is not None:  # first: no move comes from the page while closing
+                web, self.web = self.web, None
+                await web.stop()
             if self.ada.games is not None:
                 await self.ada.games.aclose()
             await super().close()
@@ -307,6 +334,11 @@ def create_bot(
     metrics_host: str = "127.0.0.1",
     force_sync: bool = False,
     stop_grace: float = 20.0,
+    web_port: int | None = None,
+    web_host: str = "127.0.0.1",
+    public_url: str = "",
+    web_secret: str = "",
+    web_local_login: bool = False,
     activity: ActivitySettings | None = None,
 ) -> AdaBot:
     """A new bot object on the database at ``db_path`` (one per run: make a fresh one to restart).
@@ -332,6 +364,11 @@ def create_bot(
         metrics_host=metrics_host,
         force_sync=force_sync,
         stop_grace=stop_grace,
+        web_port=web_port,
+        web_host=web_host,
+        public_url=public_url,
+        web_secret=web_secret,
+        web_local_login=web_local_login,
         activity=activity or ActivitySettings(),
         metrics=Metrics(version()),
     )
@@ -408,13 +445,14 @@ def ai_workers_setting(text: str) -> int | None:
     return whole("AI_WORKERS", text, 0) if text.strip() else None
 
 
-def metrics_port_setting(text: str) -> int | None:
-    """METRICS_PORT: the port of /healthz and /metrics (empty: no endpoint)."""
+def metrics_port_setting(text: str, key: str = "METRICS_PORT") -> int | None:
+    """METRICS_PORT: the port of /healthz and /metrics (empty: no endpoint); WEB_PORT alike
+    for the board page."""
     if not text.strip():
         return None
-    port = whole("METRICS_PORT", text, 1)
+    port = whole(key, text, 1)
     if port > 65535:
-        raise SystemExit(f"METRICS_PORT must be a port number, 1 to 65535 (it is {text!r}).")
+        raise SystemExit(f"{key} must be a port number, 1 to 65535 (it is {text!r}).")
     return port
 
 
@@ -479,6 +517,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         shard_ids=ids,
         metrics_port=metrics_port_setting(os.environ.get("METRICS_PORT", "")),
         metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
+        web_port=metrics_port_setting(os.environ.get("WEB_PORT", ""), "WEB_PORT"),
+        web_host=os.environ.get("WEB_HOST", "").strip() or "127.0.0.1",
+        public_url=os.environ.get("PUBLIC_URL", "").strip(),
+        web_secret=os.environ.get("WEB_SECRET", "").strip(),
         force_sync=force_sync or os.environ.get("SYNC_COMMANDS", "").strip() in ("1", "true"),
         stop_grace=float(
             whole("STOP_GRACE_SECONDS", os.environ.get("STOP_GRACE_SECONDS") or "20", 0)

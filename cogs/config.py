@@ -103,6 +103,16 @@ class BotConfig:
     """Sync the slash commands at start even if they did not change (``--sync``)."""
     stop_grace: float = 20.0
     """Seconds a stop waits for the moves in flight to finish."""
+    web_port: int | None = None
+    """Serve the board page (``web.app``) on this port (None: off; 0: any free port)."""
+    web_host: str = "127.0.0.1"
+    public_url: str = ""
+    """The board page's address as players reach it (an HTTPS tunnel or proxy in front of
+    ``web_host:web_port``); empty: http://web_host:web_port."""
+    web_secret: str = ""
+    """The key that signs the board page's sessions (empty: a random one per run)."""
+    web_local_login: bool = False
+    """The board page's local login (pick any seat): the offline table only, never production."""
     activity: ActivitySettings = field(default_factory=ActivitySettings)
     """The Discord Activity (the board page inside Discord); off unless ACTIVITY_CLIENT_ID."""
     metrics: Any = None

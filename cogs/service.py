@@ -266,6 +266,9 @@ class GameService:
         self._setting_aside: set[int] = set()  # games whose set-aside notice is being posted
         self._announced_aside: set[int] = set()  # games whose thread has been told (few)
         self.store.on_set_aside = self._on_set_aside
+        self.watchers: list[Callable[[int, int], None]] = []
+        """Called with (game id, seq) once a change of a game is committed, before the thread
+        is updated (the board page's live updates: ``web.live``). Must not block or raise."""
 
     @contextlib.contextmanager
     def working(self) -> Iterator[None]:
@@ -721,6 +724,11 @@ class GameService:
         """The game changed (a move, an undo, a start): update the thread, plan the reminder,
         let an AI seat play. Call with the game's lock held. ``answer``: the click on the turn
         message that changed it."""
+        for watcher in self.watchers:
+            try:
+                watcher(rec.id, seq)
+            except Exception:  # a watcher's fault never stops the thread's update
+                log.exception("a watcher of game %s failed", rec.id)
         if new.is_over:
             await self.publish_final(rec, new, answer)
             return

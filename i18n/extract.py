@@ -44,6 +44,7 @@ SOURCES = (
     "bot.py",
     "cogs",
     "render",
+    "web",
     "i18n",
     "store/errors.py",
     "store/common.py",

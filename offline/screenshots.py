@@ -83,6 +83,20 @@ def height_for(width: int, asked: int | None) -> int:
 
 
 @contextlib.asynccontextmanager
+async def open_tab(browser: DevTools, url: str = "about:blank") -> AsyncIterator[DevTools]:
+    """Another tab of the same browser, and a DevTools connection to it."""
+    import aiohttp
+
+    target = await browser.call("Target.createTarget", url=url)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"http://127.0.0.1:{browser.port}/json/list") as res:
+            targets = await res.json()
+        page = next(t for t in targets if t.get("id") == target["targetId"])
+        async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            yield DevTools(ws, browser.port)
+
+
+@contextlib.asynccontextmanager
 async def chromium(width: int, height: int) -> AsyncIterator[Any]:
     """A headless Chromium and a DevTools connection to its page; on leaving, however it is
     left, the browser is stopped and its profile folder removed."""
@@ -110,7 +124,7 @@ async def chromium(width: int, height: int) -> AsyncIterator[Any]:
                 targets = await res.json()
             page = next(t for t in targets if t.get("type") == "page")
             async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                tools = DevTools(ws)
+                tools = DevTools(ws, port)
                 # exactly this viewport (a headless window is at least 500 px wide, and its
                 # height includes the window's frame)
                 await tools.call(
@@ -176,8 +190,9 @@ async def _devtools_port(profile: Path, proc: Any) -> int:
 class DevTools:
     """The few DevTools protocol calls a screenshot needs."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, port: int = 0) -> None:
         self.ws = ws
+        self.port = port  # the browser's DevTools port (for more tabs: ``open_tab``)
         self.next_id = 0
 
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -189,6 +204,27 @@ class DevTools:
                 if "error" in reply:
                     raise ScreenshotError(f"{method}: {reply['error']}")
                 return dict(reply.get("result", {}))
+
+    async def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page (awaited if it is a promise)."""
+        got = await self.call(
+            "Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True
+        )
+        if "exceptionDetails" in got:
+            raise ScreenshotError(f"{expression[:60]}: {got['exceptionDetails'].get('text')}")
+        return got["result"].get("value")
+
+    async def wait_for(self, expression: str, timeout: float = SETTLE_TIMEOUT) -> Any:
+        """Wait until a JavaScript expression is true in the page; returns its value."""
+        for _ in range(int(timeout / 0.05)):
+            try:
+                value = await self.evaluate(expression)
+            except ScreenshotError:  # (the page is still being replaced by the next one)
+                value = None
+            if value:
+                return value
+            await asyncio.sleep(0.05)
+        raise ScreenshotError(f"the page never had {expression!r} in {timeout:.0f} s")
 
     async def state(self) -> dict[str, Any]:
         got = await self.call("Runtime.evaluate", expression=PAGE_STATE, returnByValue=True)

@@ -1,12 +1,14 @@
 """The offline table: try Ada's Dream without a Discord token.
 
-    ./scripts/run offline [--players 3] [--ai 1] [--port 8765] [--db FILE]
+    ./scripts/run offline [--players 3] [--ai 1] [--port 8765] [--web-port 8766] [--db FILE]
 
 Starts the real bot (same cogs, same database code) against simcord's in-memory Discord, creates
 a server with a #games channel and a few members, sets up a game in its thread, and serves a
 Discord-like page on http://127.0.0.1:<port>/ where you play through the real buttons, selects and
-slash commands. The page lets you switch between the seated members ("viewers"). Stop with Ctrl-C
-or the page's "End preview session".
+slash commands. The page lets you switch between the seated members ("viewers"). The board page
+(``web``) runs too, on http://127.0.0.1:<web-port>/local, with a local login: pick a seat (or
+watch, or replay) and play on the board itself while the thread follows. Stop with Ctrl-C or the
+page's "End preview session".
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ai", type=int, default=1, choices=(0, 1, 2, 3), help="how many are AI")
     p.add_argument("--policy", default="greedy", help="AI policy (random, greedy, search)")
     p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any free)")
+    p.add_argument("--web-port", type=int, default=8766, help="the board page's port (0: any free)")
     p.add_argument("--db", help="database file (default: a temporary one)")
     p.add_argument("--no-images", action="store_true", help="skip board images (faster)")
     return p
@@ -62,7 +65,15 @@ async def _run(args: argparse.Namespace, db: str, ready: Any) -> None:
 
     from bot import create_bot
 
-    bot = create_bot(db, images=not args.no_images, ai_delay=1.0, seed=None, offline=True)
+    bot = create_bot(
+        db,
+        images=not args.no_images,
+        ai_delay=1.0,
+        seed=None,
+        offline=True,
+        web_port=args.web_port,
+        web_local_login=True,  # the offline table only: anyone on this machine picks a seat
+    )
     try:
         async with simcord.run(bot, check_errors=False) as env:
             guild = env.create_guild("Ada's Dream (offline)")
@@ -94,6 +105,10 @@ async def _run(args: argparse.Namespace, db: str, ready: Any) -> None:
                 )
                 print(f"\nAda's Dream offline table (game #{game}, {where})")
                 print(f"Open this address in a browser on this machine:\n\n    {preview.url}\n")
+                if bot.web is not None:
+                    print(
+                        f"The board page (pick a seat, watch or replay):\n\n    {bot.web.url}/local\n"
+                    )
                 print("Switch between the players with the page's viewer menu; type /ada for the")
                 print("commands. Stop with Ctrl-C (or 'End preview session' on the page).\n")
                 if ready is not None:

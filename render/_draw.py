@@ -343,6 +343,15 @@ def line_height(size: int) -> int:
     return int(math.ceil(size * 1.2))
 
 
+def panel_inner(box: Box, titled: bool = True, title_size: int = 17) -> Box:
+    """The content box of a panel (``Canvas.panel``) drawn over ``box``: what the geometry of
+    the board page's hotspots (``render.spots``) shares with the drawing."""
+    x0, y0, x1, y1 = box
+    if not titled:
+        return (x0 + 8, y0 + 8, x1 - 8, y1 - 8)
+    return (x0 + 8, y0 + line_height(title_size) + 12, x1 - 8, y1 - 8)
+
+
 @dataclass(frozen=True, slots=True)
 class _Layout:
     size: int
@@ -681,10 +690,7 @@ class Canvas:
     ) -> Box:
         """A rounded panel with an optional title strip; returns the inner content box."""
         x0, y0, x1, y1 = box
-        if not title:
-            inner = (x0 + 8, y0 + 8, x1 - 8, y1 - 8)
-        else:
-            inner = (x0 + 8, y0 + line_height(title_size) + 12, x1 - 8, y1 - 8)
+        inner = panel_inner(box, bool(title), title_size)
         if self.frames_drawn:
             return inner
         self.d.rounded_rectangle(

@@ -36,6 +36,7 @@ from render._draw import (
     Canvas,
     GlyphItem,
     TextItem,
+    panel_inner,
     player_label,
     shade,
 )
@@ -146,18 +147,33 @@ def _header(cv: Canvas, st: GameState, viewer: int | None) -> None:
 # -- Workshop -----------------------------------------------------------------------------
 
 
+WORKSHOP_RADII = (178, 100)  # the ellipse the Workshop's spaces sit on
+
+
+def workshop_spaces(n: int) -> list[Box]:
+    """Where each Workshop space is drawn, clockwise from the top."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[WORKSHOP])
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
+    rx, ry = WORKSHOP_RADII
+    bw, bh = 148, 92
+    out = []
+    for i in range(n):
+        ang = math.radians(-90 + 360 * i / max(1, n))
+        sx, sy = int(cx + rx * math.cos(ang)), int(cy + ry * math.sin(ang))
+        out.append((sx - bw // 2, sy - bh // 2, sx - bw // 2 + bw, sy - bh // 2 + bh))
+    return out
+
+
 def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(WORKSHOP))
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 2
-    rx, ry = 178, 100
+    rx, ry = WORKSHOP_RADII
     cv.d.ellipse((cx - rx + 30, cy - ry + 10, cx + rx - 30, cy + ry - 10), outline=MUTED, width=6)
-    bw, bh = 148, 92
-    n = max(1, len(st.workshop))
+    spaces = workshop_spaces(len(st.workshop))
     for i, dice in enumerate(st.workshop):
-        ang = math.radians(-90 + 360 * i / n)
-        sx, sy = int(cx + rx * math.cos(ang)), int(cy + ry * math.sin(ang))
-        bx0, by0 = sx - bw // 2, sy - bh // 2
+        bx0, by0, bx1, by1 = spaces[i]
+        bw, bh = bx1 - bx0, by1 - by0
         cv.box((bx0, by0, bx0 + bw, by0 + bh), fill=WHITE, width=2, radius=8)
         cv.badge(bx0 + 2, by0 + 2, 10, str(i + 1), fill=PANEL_ALT)
         k = max(1, len(dice))
@@ -189,6 +205,32 @@ def _workshop(cv: Canvas, st: GameState, box: Box) -> None:
 # -- Ada's Study --------------------------------------------------------------------------
 
 
+def _row(section: str, top: int, height: int, n: int, columns: int | None = None) -> list[Box]:
+    """``n`` boxes side by side across a panel, 6 px apart, ``top`` px below its title: each as
+    wide as one of ``columns`` (default ``n``) filling the width."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[section])
+    k = max(1, columns or n)
+    w = (x1 - x0 - (k - 1) * 6) // k
+    return [(x0 + i * (w + 6), y0 + top, x0 + i * (w + 6) + w, y0 + top + height) for i in range(n)]
+
+
+def program_slots(n: int) -> list[Box]:
+    """Where each Program tile of the display is drawn in Ada's Study."""
+    return _row(STUDY, 22, 100, n)
+
+
+def assignment_slots(n: int) -> list[Box]:
+    """Where each card of the Assignment display is drawn (two columns)."""
+    x0, y0, x1, _y1 = panel_inner(SECTIONS[STUDY])
+    y = y0 + 154
+    cw = (x1 - x0 - 6) // 2
+    out = []
+    for i in range(n):
+        ax, ay = x0 + (i % 2) * (cw + 6), y + (i // 2) * 104
+        out.append((ax, ay, ax + cw, ay + 98))
+    return out
+
+
 def _study(cv: Canvas, st: GameState, box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(STUDY))
@@ -203,11 +245,8 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
         align="left",
     )
     y = y0 + 22
-    n = max(1, len(st.program_display))
-    tw = (x1 - x0 - (n - 1) * 6) // n
-    for i, pid in enumerate(st.program_display):
-        tx = x0 + i * (tw + 6)
-        _program_tile(cv, ed, pid, (tx, y, tx + tw, y + 100))
+    for pid, tile in zip(st.program_display, program_slots(len(st.program_display)), strict=True):
+        _program_tile(cv, ed, pid, tile)
     y += 110
     cv.text(
         (x0, y, x1, y + 18),
@@ -217,11 +256,9 @@ def _study(cv: Canvas, st: GameState, box: Box) -> None:
         align="left",
     )
     y += 22
-    cw = (x1 - x0 - 6) // 2
-    for i, aid in enumerate(st.assignment_display):
-        ax = x0 + (i % 2) * (cw + 6)
-        ay = y + (i // 2) * 104
-        _assignment_card(cv, ed, aid, (ax, ay, ax + cw, ay + 98))
+    cards = assignment_slots(len(st.assignment_display))
+    for aid, card in zip(st.assignment_display, cards, strict=True):
+        _assignment_card(cv, ed, aid, card)
     y += 2 * 104 + 4
     cv.gear(x0 + 18, y + 18, 16, "+")
     cv.text(
@@ -360,7 +397,13 @@ def _objectives(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None
 
 def _map_frame(cv: Canvas, ed: Edition, box: Box) -> tuple[Box, Any]:
     """The map's area inside its panel and where each city is drawn in it."""
-    x0, y0, x1, y1 = cv.panel(box, _(MAP))
+    cv.panel(box, _(MAP))
+    return map_frame(ed)
+
+
+def map_frame(ed: Edition) -> tuple[Box, Any]:
+    """The travel map's area on the board and where each city is drawn in it."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[MAP])
     mx0, my0, mx1, my1 = x0, y0, x1, y1 - 30
     xs = [c["xy"][0] for c in ed.cities] or [0.5]
     ys = [c["xy"][1] for c in ed.cities] or [0.5]
@@ -554,13 +597,28 @@ def _universities(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 # -- Meetings -----------------------------------------------------------------------------
 
 
+def room_boxes(n: int) -> list[Box]:
+    """Where each Meeting room is drawn (its spaces included)."""
+    return _row(MEETINGS, 0, 144, n)
+
+
+def partner_slots(n: int) -> list[Box]:
+    """Where each card of the Partner display is drawn (under the Meeting rooms)."""
+    return _row(MEETINGS, 170, 150, n)
+
+
+def multiplier_slots(n: int) -> list[Box]:
+    """Where each Multiplier Gear of the display is drawn (under the Partner display)."""
+    return _row(MEETINGS, 346, 40, n, columns=2)
+
+
 def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(MEETINGS))
-    n = max(1, len(st.rooms))
-    rw = (x1 - x0 - (n - 1) * 6) // n
+    rooms = room_boxes(len(st.rooms))
     for r, room in enumerate(st.rooms):
-        rx = x0 + r * (rw + 6)
+        rx = rooms[r][0]
+        rw = rooms[r][2] - rx
         info = ed.meeting_rooms[r] if r < len(ed.meeting_rooms) else {}
         cv.box(
             (rx, y0, rx + rw, y0 + 144),
@@ -619,13 +677,9 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         bold=True,
         align="left",
     )
-    y += 20
-    n = max(1, len(st.partner_display))
-    pw = (x1 - x0 - (n - 1) * 6) // n
-    for i, pid in enumerate(st.partner_display):
-        px = x0 + i * (pw + 6)
-        _partner_card(cv, ed, pid, (px, y, px + pw, y + 150))
-    y += 156
+    for pid, card in zip(st.partner_display, partner_slots(len(st.partner_display)), strict=True):
+        _partner_card(cv, ed, pid, card)
+    y += 176
     cv.text(
         (x0, y, x1, y + 18),
         _("Multiplier display (deck {n})", n=len(st.multiplier_deck)),
@@ -634,10 +688,9 @@ def _meetings(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
         align="left",
         wrap=False,
     )
-    y += 20
-    mw = (x1 - x0 - 6) // 2
+    slots = multiplier_slots(len(st.multiplier_display))
     for i, mid in enumerate(st.multiplier_display):
-        mx = x0 + i * (mw + 6)
+        mx, y, mw = slots[i][0], slots[i][1], slots[i][2] - slots[i][0]
         cv.box((mx, y, mx + mw, y + 40), fill=WHITE, width=2)
         if not mid:
             cv.text((mx + 4, y + 2, mx + mw - 4, y + 38), _("empty"), 12, fill=MUTED)
@@ -685,12 +738,32 @@ def _partner_card(cv: Canvas, ed: Edition, pid: str | None, box: Box) -> None:
 # -- Institutions -------------------------------------------------------------------------
 
 
+def _lecture_grid(ed: Edition) -> tuple[int, int, int]:
+    """The Institutions panel's grid: the level column's width, a column's, a row's height."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[INSTITUTIONS])
+    lw = 60
+    cw = (x1 - x0 - lw) // max(1, len(ed.institutions))
+    rh = (y1 - y0 - 38 - 26) // max(1, len(ed.lecture_levels))
+    return lw, cw, rh
+
+
+def lecture_squares(ed: Edition) -> dict[tuple[int, int], Box]:
+    """Where each Lecture square (Institution, level) is drawn."""
+    x0, y0, _x1, _y1 = panel_inner(SECTIONS[INSTITUTIONS])
+    lw, cw, rh = _lecture_grid(ed)
+    out = {}
+    for k, lvl in enumerate(sorted(ed.lecture_levels, reverse=True)):
+        ry = y0 + 38 + k * rh
+        for i in range(len(ed.institutions)):
+            cx = x0 + lw + i * cw
+            out[(i, lvl)] = (cx + 1, ry, cx + cw - 2, ry + rh - 2)
+    return out
+
+
 def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(INSTITUTIONS))
-    n = max(1, len(ed.institutions))
-    lw = 60
-    cw = (x1 - x0 - lw) // n
+    lw, cw, rh = _lecture_grid(ed)
     cv.text((x0, y0, x0 + lw - 4, y0 + 34), _("level\nInnov./maj."), 10, fill=MUTED)
     for i, inst in enumerate(ed.institutions):
         cx = x0 + lw + i * cw
@@ -706,7 +779,6 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
             min_size=9,
         )
     levels = sorted(ed.lecture_levels, reverse=True)
-    rh = (y1 - y0 - 38 - 26) // max(1, len(levels))
     for k, lvl in enumerate(levels):
         ry = y0 + 38 + k * rh
         cv.d.rectangle((x0, ry, x0 + lw - 4, ry + rh - 2), fill=PANEL_ALT)
@@ -760,6 +832,19 @@ def _institutions(cv: Canvas, st: GameState, colours: list[str], box: Box) -> No
 # -- Research -----------------------------------------------------------------------------
 
 
+RESEARCH_ROW_H = 50
+
+
+def research_rows() -> dict[str, Box]:
+    """Where each Research track's row of levels is drawn, by its colour letter."""
+    x0, y0, x1, y1 = panel_inner(SECTIONS[RESEARCH])
+    th = (y1 - y0) // 4
+    return {
+        colour: (x0, y0 + t * th, x1, y0 + t * th + RESEARCH_ROW_H)
+        for t, colour in enumerate(V.COLOURS_MAIN)
+    }
+
+
 def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     ed = st.edition
     x0, y0, x1, y1 = cv.panel(box, _(RESEARCH))
@@ -770,7 +855,7 @@ def _research(cv: Canvas, st: GameState, colours: list[str], box: Box) -> None:
     lw = 104
     cw = (x1 - x0 - lw) // (top + 1)
     th = (y1 - y0) // 4
-    cell_h = 50
+    cell_h = RESEARCH_ROW_H
     for t, colour in enumerate(V.COLOURS_MAIN):
         ty = y0 + t * th
         cv.d.rectangle((x0, ty, x0 + lw - 4, ty + cell_h), fill=shade(DIE_FILL[colour], 1.6))

@@ -1,0 +1,163 @@
+"""The board page in headless Chromium (Debian's ``chromium``; skipped without it), on the
+offline table: two people sign in locally, each in a tab of their own, and play a whole game by
+clicking the board's hotspots and the page's buttons, while the thread's turn message follows
+every move; the server goes away for a while and the pages reconnect and catch up by themselves.
+
+Pictures are blank here (of the real sizes, so the hotspots sit where they would): this test
+looks at the page's behaviour; ``offline.board_shots`` takes the pictures people look at."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+import shutil
+from typing import Any
+
+import pytest
+from PIL import Image as PILImage
+
+from cogs.media import Image
+from offline.driver import Table, decision_shown
+from offline.screenshots import chromium, open_tab
+from render import board, mill
+from web.app import start
+from web.context import WebContext
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
+    reason="headless Chromium is not installed (Debian: apt-get install chromium)",
+)
+HANG = 60.0  # seconds: a bound against a hang, never a speed
+
+
+def blank(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    PILImage.new("RGB", (width, height), "white").save(out, "PNG")
+    return out.getvalue()
+
+
+class BlankPictures:
+    """Pictures of the right sizes with nothing drawn (nobody looks at them here)."""
+
+    def __init__(self) -> None:
+        self.png = {"board": blank(board.W, board.H), "mill": blank(mill.W, mill.H)}
+        self.asked = 0
+
+    async def get(self, name: str, state: Any, *args: Any, lang: str = "en") -> Image:
+        self.asked += 1
+        return Image(name, self.png[name], f"{name}.png")
+
+
+# Click a choice as a person would: its hotspot on the board or the Mill if it has one (then the
+# choice in the little menu, when several choices share the place), else its button.
+CLICK = """(async (id) => {
+  const spot = [...document.querySelectorAll("button.spot")]
+    .find((b) => b.dataset.choices.split(" ").includes(id));
+  if (spot) {
+    spot.click();
+    if (document.getElementById("menu").hidden) return "spot";
+    document.querySelector(`#menubox button[data-choice="${CSS.escape(id)}"]`).click();
+    return "spot and menu";
+  }
+  const button = [...document.querySelectorAll("#turn button.choice")]
+    .find((b) => b.dataset.choice === id);
+  const group = button.closest("details");
+  if (group) group.open = true;
+  button.click();
+  return "button";
+})(%s)"""
+
+
+def shows(seq: int) -> str:
+    return f"document.body.dataset.seq === '{seq}' && document.body.dataset.ready === '1'"
+
+
+async def sign_in(tab: Any, url: str, name: str) -> None:
+    """The offline table's local login: the seat picker, then the person's seat."""
+    await tab.call("Page.enable")
+    await tab.call("Page.navigate", url=f"{url}/local")
+    await tab.wait_for("document.querySelectorAll('button.seat').length > 0", HANG)
+    await tab.evaluate(
+        f"[...document.querySelectorAll('button.seat')].find(b => b.textContent === {name!r})"
+        ".click()"
+    )
+
+
+async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
+    game = await table.new_game("alice", ("bob",))
+    games = table.env.bot.ada.games
+    games.cfg.web_local_login = True
+    ctx = WebContext.of(games)
+    ctx.pictures = BlankPictures()  # type: ignore[assignment]
+    server = await start(ctx, port=0)
+    port = server.port
+    rec = await table.store.get_game(game)
+    rng = random.Random(3)
+    clicks: dict[str, int] = {}
+    try:
+        async with chromium(700, 1000) as first, open_tab(first) as second:
+            # inside Discord (a frame_id in the address) the page waits for the Activity's
+            # bootstrap to call startBoard: it neither signs in nor goes to the seat picker
+            await first.call("Page.enable")
+            await first.call("Page.navigate", url=f"{server.url}/?frame_id=1&instance_id=2")
+            await first.wait_for("typeof window.startBoard === 'function'", HANG)
+            assert await first.evaluate(
+                "location.pathname === '/' && document.body.dataset.ready === undefined"
+            )
+            tabs = {}
+            for tab, name in ((first, "alice"), (second, "bob")):
+                await sign_in(tab, server.url, name)
+                tabs[rec.seat_of(table.members[name].id)] = tab
+            moves = 0
+            while True:
+                state, seq = await table.store.load_state(game)
+                for tab in tabs.values():  # both pages follow, the mover's and the other's
+                    await tab.wait_for(shows(seq), HANG)
+                if state.decision is None:
+                    break
+                if seq > 0:
+                    turn = await table.turn_message(game)
+                    assert decision_shown(turn, game) == seq  # the thread follows the page
+                if moves == 20:
+                    server = await lose_the_connection(server, ctx, table, game, tabs, port)
+                    moves += 1
+                    continue
+                tab = tabs[state.decision.player]
+                choice = rng.choice(state.decision.choices).id
+                how = await tab.evaluate(CLICK % json.dumps(choice))
+                clicks[how] = clicks.get(how, 0) + 1
+                for _ in range(int(HANG / 0.05)):  # the move is made through the service
+                    _state, now = await table.store.load_state(game)
+                    if now > seq:
+                        break
+                    await asyncio.sleep(0.05)
+                assert (await table.store.choices(game))[-1].choice_id == choice
+                moves += 1
+            for tab in tabs.values():
+                text = await tab.evaluate("document.getElementById('turn').textContent")
+                assert text == "The game is over."
+    finally:
+        await server.stop()
+    assert clicks.get("spot", 0) + clicks.get("spot and menu", 0) > 0, clicks
+    assert clicks.get("button", 0) > 0, clicks
+
+
+async def lose_the_connection(
+    server: Any, ctx: WebContext, table: Table, game: int, tabs: dict[int, Any], port: int
+) -> Any:
+    """The server goes away; a move is made in the thread meanwhile; the server comes back on
+    the same address: both pages say they are reconnecting, then catch up by themselves."""
+    await server.stop()
+    for tab in tabs.values():
+        await tab.wait_for("document.body.dataset.live === '0'", HANG)
+        status = await tab.evaluate("document.getElementById('status').textContent")
+        assert status == "Connection lost: reconnecting…"
+    await table.move(game, lambda d: 0)  # a button click in the thread while the pages are away
+    _state, seq = await table.store.load_state(game)
+    server = await start(ctx, port=port)
+    for tab in tabs.values():
+        await tab.wait_for(shows(seq), HANG)
+        await tab.wait_for("document.body.dataset.live === '1'", HANG)
+    return server
