@@ -29,7 +29,18 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from engine import effects, rng, turn
+from engine import (
+    discs,
+    effects,
+    institutions,
+    meetings,
+    publish,
+    rng,
+    study,
+    travel,
+    turn,
+    workshop,
+)
 from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import Done, DraftCard, Skip
@@ -37,13 +48,13 @@ from engine.common import (
     AUTO,
     Choices,
     Step,
-    _draw_cards,
-    _draw_die,
-    _partner_label,
-    _say,
-    _slide_and_refill,
+    draw_cards,
+    draw_die,
+    partner_label,
     partner_name,
     push,
+    say,
+    slide_and_refill,
 )
 from engine.edition import edition
 from engine.objectives import OBJECTIVE_STEPS
@@ -115,8 +126,7 @@ def new_game(setup: GameSetup) -> GameState:
     remove = ed.dice_removed_per_colour[n]
     st.bag = [c for c in V.DIE_COLOURS for _ in range(ed.dice_per_colour - remove)]
     st.workshop = [
-        [_draw_die(st) for _ in range(ed.workshop_dice_per_space)]
-        for _ in range(ed.workshop_spaces)
+        [draw_die(st) for _ in range(ed.workshop_dice_per_space)] for _ in range(ed.workshop_spaces)
     ]
 
     st.program_deck = [p["id"] for p in ed.programs]
@@ -129,7 +139,7 @@ def new_game(setup: GameSetup) -> GameState:
     st.rng = rng.shuffle(st.rng, st.multiplier_deck)
     st.multiplier_display = [None] * ed.multiplier_display
     for name in ("program", "assignment", "multiplier"):
-        _slide_and_refill(st, name)
+        slide_and_refill(st, name)
 
     # Partners: one tier-1 card each, tier-1 deck cut to 6, tier 2 under it.
     tier1 = [p["id"] for p in ed.partners if p["tier"] == 1]
@@ -141,7 +151,7 @@ def new_game(setup: GameSetup) -> GameState:
         tier1 = tier1[: ed.tier1_deck_after_deal]
     st.partner_deck = tier2 + tier1  # the top of a deck is the end of its list
     st.partner_display = [None] * ed.partner_display
-    _slide_and_refill(st, "partner")
+    slide_and_refill(st, "partner")
 
     st.addition_supply = ed.addition_gears - n
     for i, p in enumerate(players):
@@ -171,7 +181,7 @@ def _join_deck(st: GameState, p: PlayerState, tier1_card: str) -> None:
     """Shuffle the tier 1 card into the starting deck and draw the opening hand of four."""
     p.deck.append(tier1_card)
     st.rng = rng.shuffle(st.rng, p.deck)
-    _draw_cards(st, p, st.edition.start_hand)
+    draw_cards(st, p, st.edition.start_hand)
 
 
 def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
@@ -179,14 +189,14 @@ def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_draft(st: GameState, step: Step) -> Choices:
-    return [(DraftCard.encode(c), _partner_label(st, c)) for c in st.ctx["draft"]]
+    return [(DraftCard.encode(c), partner_label(st, c)) for c in st.ctx["draft"]]
 
 
 def resolve_draft(st: GameState, step: Step, choice: str) -> None:
     (card,) = DraftCard.decode(choice)
     st.ctx["draft"].remove(card)
     _join_deck(st, st.me, card)
-    _say(st, S.DRAFTS, card=partner_name(st, card))
+    say(st, S.DRAFTS, card=partner_name(st, card))
 
 
 def replay(setup: GameSetup, choices: list[str]) -> GameState:
@@ -326,7 +336,18 @@ def can_undo(st: GameState) -> bool:
 def _collect(prefix: str) -> dict[str, Any]:
     """Every step function named <prefix><op> in the step modules, keyed by op."""
     table: dict[str, Any] = {}
-    for module in (turn, effects, sys.modules[__name__]):
+    for module in (
+        turn,
+        workshop,
+        study,
+        travel,
+        meetings,
+        institutions,
+        discs,
+        publish,
+        effects,
+        sys.modules[__name__],
+    ):
         for name, fn in vars(module).items():
             if name.startswith(prefix) and callable(fn):
                 table[name[len(prefix) :]] = fn

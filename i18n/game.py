@@ -25,6 +25,7 @@ from engine import choices as C
 from engine import sentences
 from engine.common import AREA_TITLE, lecture_costs
 from engine.mill import LINE_NAMES
+from engine.publish import publish_boxes_disc
 from engine.state import (
     AREAS,
     COLOUR_AREA,
@@ -34,7 +35,6 @@ from engine.state import (
     Decision,
     GameState,
 )
-from engine.turn import publish_boxes_disc
 from i18n import N_, NP_, Lang
 
 # -- the game's words --------------------------------------------------------------------------
