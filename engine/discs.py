@@ -20,6 +20,7 @@ from engine.common import (
     say,
     take_disc,
 )
+from engine.objectives import objective_tests
 from engine.state import (
     GameState,
 )
@@ -32,7 +33,7 @@ def movable_discs(st: GameState, step: Step) -> list[str]:
     seat = st.current
     out = [loc for loc in own_board_discs(st, seat) if loc != step["to"]]
     if step["to"].startswith("obj:"):
-        met = st.edition.objective_test[st.objectives[int(step["to"][4:])]]
+        met = objective_tests(st.edition)[st.objectives[int(step["to"][4:])]]
         keep = []
         for loc in out:  # a disc that meets the Objective's requirement may not move
             trial = st.copy()

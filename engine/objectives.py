@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 from engine import vocabulary as V
@@ -46,8 +47,15 @@ ObjectiveTest = Callable[[GameState, int], bool]
 
 def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
     """Whether `seat` meets an Objective condition (the edition's own Objectives have their
-    tests ready in `st.edition.objective_test`)."""
+    tests ready in `objective_tests(st.edition)`)."""
     return condition_test(cond, st.edition)(st, seat)
+
+
+@cache
+def objective_tests(ed: Edition) -> dict[str, ObjectiveTest]:
+    """Objective id -> its condition's test `(state, seat) -> met?`, compiled once per edition
+    (here, in the rules: an edition is content and runs no rule code)."""
+    return {o["id"]: condition_test(o["condition"], ed) for o in ed.objectives}
 
 
 def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:

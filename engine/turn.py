@@ -32,6 +32,7 @@ from engine.common import (
     slide_and_refill,
 )
 from engine.discs import movable_discs
+from engine.objectives import objective_tests
 from engine.state import (
     AREAS,
     COLOUR_AREA,
@@ -278,7 +279,7 @@ def resolve_objectives(st: GameState, step: Step, choice: None) -> None:
 
 def _met_unclaimed(st: GameState, seat: int) -> list[int]:
     """The action areas (0-3) whose Objective `seat` meets and has no disc on yet."""
-    met = st.edition.objective_test
+    met = objective_tests(st.edition)
     out = []
     for a, entries in enumerate(st.objective_discs):
         for entry in entries:  # [seat, slot]
