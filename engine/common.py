@@ -8,26 +8,14 @@ from typing import Any, Final
 from engine import rng
 from engine.choices import Skip
 from engine.sentences import Sentence
-from engine.state import (
-    AREA_COLOUR,
-    AREAS,
-    GameState,
-    PlayerState,
-)
+from engine.state import GameState, PlayerState
 from engine.versions import rule
+from engine.vocabulary import AREA_COLOUR, AREA_TITLE, AREAS
 
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
 AUTO: Final = None  # returned by a choices_ function: resolve this step without asking
 SKIP: Final = (Skip.ID, "Skip")
-RESOURCES: Final = ("money", "coal", "brass", "books")
-AREA_TITLE: Final = {
-    "workshop": "Workshop",
-    "study": "Ada's Study",
-    "travel": "Travel",
-    "meetings": "Meetings",
-    "institutions": "Institutions",
-}
 
 
 def push(st: GameState, *steps: Step | str) -> None:

@@ -39,9 +39,7 @@ from engine.choices import (
     read,
 )
 from engine.common import (
-    AREA_TITLE,
     AUTO,
-    RESOURCES,
     SKIP,
     Choices,
     Step,
@@ -75,12 +73,7 @@ from engine.common import (
 )
 from engine.mill import gear_space_name
 from engine.publish import build_options
-from engine.state import (
-    AREAS,
-    TRACK_NAMES,
-    GameState,
-    die_name,
-)
+from engine.state import GameState, die_name
 from engine.study import (
     choices_study_program,
     gain_study_item,
@@ -89,6 +82,7 @@ from engine.study import (
 )
 from engine.turn import advanced_steps
 from engine.versions import rule
+from engine.vocabulary import AREA_TITLE, AREAS, RESOURCES, TRACK_NAMES
 
 # ======================================================================================
 # Effect steps (the Icon Reference)

@@ -20,7 +20,6 @@ from engine.choices import (
     WorkshopDie,
 )
 from engine.common import (
-    AREA_TITLE,
     AUTO,
     SKIP,
     Choices,
@@ -46,6 +45,7 @@ from engine.state import (
 )
 from engine.turn import advanced_steps
 from engine.versions import rule
+from engine.vocabulary import AREA_TITLE
 
 if TYPE_CHECKING:
     from engine.edition import Edition

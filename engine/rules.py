@@ -58,16 +58,9 @@ from engine.common import (
 )
 from engine.edition import edition
 from engine.objectives import OBJECTIVE_STEPS
-from engine.state import (
-    AREAS,
-    Choice,
-    Decision,
-    GameSetup,
-    GameState,
-    IllegalChoice,
-    PlayerState,
-)
+from engine.state import Choice, Decision, GameSetup, GameState, IllegalChoice, PlayerState
 from engine.versions import rule
+from engine.vocabulary import AREAS
 
 # ======================================================================================
 # Setup

@@ -24,12 +24,9 @@ from engine.common import (
     say,
     slide_and_refill,
 )
-from engine.mill import LINE_NAMES
-from engine.state import (
-    TRACK_NAMES,
-    GameState,
-)
+from engine.state import GameState
 from engine.versions import rule
+from engine.vocabulary import LINE_NAMES, TRACK_NAMES
 
 if TYPE_CHECKING:
     pass

@@ -19,7 +19,6 @@ from engine.choices import (
     read,
 )
 from engine.common import (
-    AREA_TITLE,
     Choices,
     Step,
     discard_from_hand,
@@ -33,14 +32,10 @@ from engine.common import (
 )
 from engine.discs import movable_discs
 from engine.objectives import objective_tests
-from engine.state import (
-    AREAS,
-    COLOUR_AREA,
-    GameState,
-    die_name,
-)
+from engine.state import GameState, die_name
 from engine.travel import cheapest_first, may_stop
 from engine.versions import rule
+from engine.vocabulary import AREA_TITLE, AREAS, COLOUR_AREA
 from engine.workshop import WORKSHOP_MOVES, space_dice
 
 

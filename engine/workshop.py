@@ -25,14 +25,9 @@ from engine.common import (
     reveal,
     say,
 )
-from engine.state import (
-    COLOUR_AREA,
-    DIE_NAMES,
-    PIPS,
-    GameState,
-    die_name,
-)
+from engine.state import DIE_NAMES, PIPS, GameState, die_name
 from engine.versions import rule
+from engine.vocabulary import COLOUR_AREA
 
 if TYPE_CHECKING:
     from engine.edition import Edition

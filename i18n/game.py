@@ -23,18 +23,10 @@ from typing import Any
 
 from engine import choices as C
 from engine import sentences
-from engine.common import AREA_TITLE, lecture_costs
-from engine.mill import LINE_NAMES
+from engine.common import lecture_costs
 from engine.publish import publish_boxes_disc
-from engine.state import (
-    AREAS,
-    COLOUR_AREA,
-    COLOUR_NAMES,
-    TRACK_NAMES,
-    Choice,
-    Decision,
-    GameState,
-)
+from engine.state import Choice, Decision, GameState
+from engine.vocabulary import AREA_TITLE, AREAS, COLOUR_AREA, COLOUR_NAMES, LINE_NAMES, TRACK_NAMES
 from i18n import N_, NP_, Lang
 
 # -- the game's words --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine.choices import DECISION_FORMS, BadChoiceId, ChoiceValue, parse
 from engine.edition import FIRST_EDITION, edition
 from engine.rules import CHOICES, decision, run
 from engine.state import GameState
-from engine.vocabulary import AREA_COLOURS, SCIENCES
+from engine.vocabulary import AREA_COLOUR, SCIENCES
 from tests.engine_helpers import fresh
 
 # Version 1 of the format, form by form. Stored games use these: a change here is a new format
@@ -192,7 +192,7 @@ _FIELD_VALUES = {
     "word": hs.from_regex(r"[a-z][a-z0-9_]{0,14}", fullmatch=True),
     "colour": hs.sampled_from("PBYG"),
     "sign": hs.sampled_from([-1, 1]),
-    "area": hs.sampled_from(list(AREA_COLOURS)),
+    "area": hs.sampled_from(list(AREA_COLOUR)),
     "pay": hs.sampled_from(["money", "innovation"]),
     "science": hs.sampled_from(SCIENCES),
     "item": hs.sampled_from(["book", "gear", "assignment"]),
