@@ -3,7 +3,7 @@ left there, moved from the main board."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
 from engine.choices import (
@@ -24,6 +24,7 @@ from engine.objectives import objective_tests
 from engine.state import (
     GameState,
 )
+from engine.steps import StepKind
 
 if TYPE_CHECKING:
     pass
@@ -67,3 +68,16 @@ def resolve_place_disc(st: GameState, step: Step, choice: str | None) -> None:
         take_disc(st, st.current, here)
     put_disc(st, st.current, step["to"], stack=bool(step.get("stack")))
     say(st, S.PLACES_DISC, loc=loc_name(st, step["to"]))
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "place_disc",
+        resolve_place_disc,
+        choices_place_disc,
+        prompt="You have no discs left on your board: move one from the main board?",
+        objectives=True,
+        place="discs",
+    ),
+)

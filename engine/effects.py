@@ -74,10 +74,9 @@ from engine.common import (
 from engine.mill import gear_space_name
 from engine.publish import build_options
 from engine.state import GameState, die_name
+from engine.steps import StepKind
 from engine.study import (
-    choices_study_program,
     gain_study_item,
-    resolve_study_program,
     study_item_choices,
 )
 from engine.turn import advanced_steps
@@ -313,14 +312,6 @@ def resolve_gain_gear(st: GameState, step: Step, choice: None) -> None:
             return
         st.addition_supply -= 1
     st.me.gear_supply.append(step["gear"])
-
-
-def choices_take_program(st: GameState, step: Step) -> Choices:
-    return choices_study_program(st, step)
-
-
-def resolve_take_program(st: GameState, step: Step, choice: str) -> None:
-    resolve_study_program(st, step, choice)
 
 
 def choices_take_multiplier(st: GameState, step: Step) -> Choices:
@@ -679,3 +670,186 @@ def choices_choose(st: GameState, step: Step) -> Choices:
 def resolve_choose(st: GameState, step: Step, choice: str) -> None:
     (index,) = Option.decode(choice)
     push_effect(st, step["options"][index]["effect"])
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind("run_effect", resolve_run_effect),
+    StepKind("gain", resolve_gain),
+    StepKind("pay", resolve_pay),
+    StepKind("innovation", resolve_innovation),
+    StepKind(
+        "innovation_top",
+        resolve_innovation_top,
+        choices_innovation_top,
+        prompt="Your Innovation reached the top: spend 2 for a Workshop bonus?",
+    ),
+    StepKind("draw", resolve_draw),
+    StepKind(
+        "may_draw",
+        resolve_may_draw,
+        choices_may_draw,
+        prompt="Meetings, advanced level II: draw 2 cards before playing a card free?",
+        place="hand",
+    ),
+    StepKind(
+        "discard",
+        resolve_discard,
+        choices_discard,
+        prompt="Discard a card from your hand.",
+        private=True,
+        place="hand",
+    ),
+    StepKind(
+        "research",
+        resolve_research,
+        choices_research,
+        prompt="Gain 1 Research: on which track?",
+        place="research",
+    ),
+    StepKind("research_step", resolve_research_step, objectives=True),
+    StepKind(
+        "workshop_bonus",
+        resolve_workshop_bonus,
+        choices_workshop_bonus,
+        prompt="Choose a Workshop bonus reward.",
+    ),
+    StepKind(
+        "study_item",
+        resolve_study_item,
+        choices_study_item,
+        prompt="Choose a Study item.",
+        place="study",
+    ),
+    StepKind("gain_gear", resolve_gain_gear),
+    StepKind(
+        "take_multiplier",
+        resolve_take_multiplier,
+        choices_take_multiplier,
+        prompt="Take a Multiplier Gear from the display.",
+        place="meetings",
+    ),
+    StepKind(
+        "take_partner",
+        resolve_take_partner,
+        choices_take_partner,
+        prompt="Take a Partner card from the display.",
+        place="meetings",
+    ),
+    StepKind(
+        "play_free",
+        resolve_play_free,
+        choices_play_free,
+        prompt="You may play a card from your hand without its cost.",
+        private=True,
+        place="hand",
+    ),
+    StepKind("discard_played", resolve_discard_played),
+    StepKind(
+        "use_display_partner",
+        resolve_use_display_partner,
+        choices_use_display_partner,
+        prompt="You may use the effect of a Partner card in the display.",
+        place="meetings",
+    ),
+    StepKind("per_hand", resolve_per_hand),
+    StepKind("per_disc", resolve_per_disc),
+    StepKind(
+        "build",
+        resolve_build,
+        choices_build,
+        prompt="You may build a Gear, paying its cost.",
+        place="mill",
+    ),
+    StepKind("build_free", resolve_build_free),
+    StepKind(
+        "upgrade_subtraction",
+        resolve_upgrade_subtraction,
+        choices_upgrade_subtraction,
+        prompt="Swap a built Subtraction Gear for an Addition Gear?",
+        place="mill",
+    ),
+    StepKind(
+        "meeting_disc",
+        resolve_meeting_disc,
+        choices_meeting_disc,
+        prompt="Place a disc in a Meeting room.",
+        place="meetings",
+    ),
+    StepKind(
+        "university_disc",
+        resolve_university_disc,
+        choices_university_disc,
+        prompt="Place a disc on a University.",
+        place="map",
+    ),
+    StepKind(
+        "lecture_disc",
+        resolve_lecture_disc,
+        choices_lecture_disc,
+        prompt="Place a disc on a Lecture space.",
+        place="lectures",
+    ),
+    StepKind(
+        "move_disc",
+        resolve_move_disc,
+        choices_move_disc,
+        prompt="You may move one of your discs on the main board.",
+        place="discs",
+    ),
+    StepKind(
+        "move_disc_to",
+        resolve_move_disc_to,
+        choices_move_disc_to,
+        prompt="Where does the disc go?",
+        objectives=True,
+        place="discs",
+    ),
+    StepKind("remove_disc", resolve_remove_disc),
+    StepKind(
+        "relocate_university_disc",
+        resolve_relocate_university_disc,
+        choices_relocate_university_disc,
+        prompt="You may move a disc between Universities.",
+        place="map",
+    ),
+    StepKind(
+        "relocate_to",
+        resolve_relocate_to,
+        choices_relocate_to,
+        prompt="To which University?",
+        objectives=True,
+        place="map",
+    ),
+    StepKind(
+        "assignment_token",
+        resolve_assignment_token,
+        choices_assignment_token,
+        prompt="Take a 1-point Assignment Scoring token.",
+        place="research",
+    ),
+    StepKind(
+        "science_token",
+        resolve_science_token,
+        choices_science_token,
+        prompt="Take a 1-point Science Scoring token.",
+    ),
+    StepKind(
+        "advanced", resolve_advanced, choices_advanced, prompt="Take any level I advanced action."
+    ),
+    StepKind(
+        "breakthrough",
+        resolve_breakthrough,
+        choices_breakthrough,
+        prompt="Take the reward of a Breakthrough token.",
+        place="research",
+    ),
+    StepKind(
+        "adjust_die",
+        resolve_adjust_die,
+        choices_adjust_die,
+        prompt="Adjust a die by 1 pip.",
+        place="workshop",
+    ),
+    StepKind("choose", resolve_choose, choices_choose, prompt="Choose one."),
+)

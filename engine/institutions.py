@@ -4,7 +4,7 @@ space."""
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
 from engine.choices import (
@@ -28,6 +28,7 @@ from engine.common import (
 from engine.state import (
     GameState,
 )
+from engine.steps import StepKind
 
 if TYPE_CHECKING:
     from engine.edition import Edition
@@ -86,3 +87,22 @@ def resolve_lower_space(st: GameState, step: Step, choice: str) -> None:
     i, lvl = LowerSpace.decode(choice)
     say(st, S.GAINS_REWARD, loc=loc_name(st, f"lec:{i}:{lvl}"))
     push_effect(st, st.edition.institutions[i]["spaces"][lvl]["effect"])
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "lecture",
+        resolve_lecture,
+        choices_lecture,
+        prompt="Institutions: where do you give a Lecture?",
+        place="lectures",
+    ),
+    StepKind(
+        "lower_space",
+        resolve_lower_space,
+        choices_lower_space,
+        prompt="Advanced: you may gain the reward of an unoccupied lower space.",
+        place="lectures",
+    ),
+)

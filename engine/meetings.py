@@ -3,7 +3,7 @@ limit of eight Partner cards."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
 from engine.choices import (
@@ -25,6 +25,7 @@ from engine.common import (
 from engine.state import (
     GameState,
 )
+from engine.steps import StepKind
 from engine.versions import rule
 
 if TYPE_CHECKING:
@@ -109,3 +110,32 @@ def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
         p.discard.remove(card)
     say(st, S.REMOVES_CARD, card=partner_name(st, card))
     push(st, "keep_eight")
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "meet_room",
+        resolve_meet_room,
+        choices_meet_room,
+        prompt="Meetings: which room do you attend, and how do you pay?",
+        place="meetings",
+    ),
+    StepKind(
+        "meet_card",
+        resolve_meet_card,
+        choices_meet_card,
+        prompt="Choose a Partner card from the display.",
+        place="meetings",
+    ),
+    StepKind("meet_cleanup", resolve_meet_cleanup),
+    StepKind(
+        "keep_eight",
+        resolve_keep_eight,
+        choices_keep_eight,
+        prompt="You have more than eight Partner cards: remove one from your hand or discard pile.",
+        private=True,
+        objectives=True,
+        place="hand",
+    ),
+)

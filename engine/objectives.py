@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
 from engine.mill import LINE_DICE, LINE_GEARS
@@ -18,28 +18,6 @@ if TYPE_CHECKING:
 # ======================================================================================
 # Objectives
 # ======================================================================================
-
-
-# The steps after which an Objective may have become met (or unmet): what `objective_met` reads is
-# changed only by these (discs placed or moved, Mill dice, built Gears, Programs, Assignments,
-# Research, Steam, the Partner supply once back to eight). Rules version 2 checks the Objectives
-# after each of them (`turn.claim_objectives`); a new condition reading something else must add
-# the steps that change it here.
-OBJECTIVE_STEPS: Final = frozenset(
-    {
-        "place_disc",
-        "move_disc_to",
-        "relocate_to",
-        "mill_place",
-        "swap_with",
-        "gear_place",
-        "program_place",
-        "assign_column",
-        "research_step",
-        "steam",
-        "keep_eight",
-    }
-)
 
 
 ObjectiveTest = Callable[[GameState, int], bool]

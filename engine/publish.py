@@ -43,6 +43,7 @@ from engine.state import (
     GameState,
     die_name,
 )
+from engine.steps import StepKind
 from engine.turn import advanced_steps
 from engine.versions import rule
 from engine.vocabulary import AREA_TITLE
@@ -296,3 +297,60 @@ def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
     st.workshop[s][idx] = mine
     set_own_die(p, where, theirs)
     say(st, S.SWAPS_DIE, die=die_name(mine), die2=die_name(theirs))
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "publish_or_build",
+        resolve_publish_or_build,
+        choices_publish_or_build,
+        prompt="End of turn: Publish (spend a Book), Build a Gear, or neither.",
+        place="mill",
+    ),
+    StepKind(
+        "gear_place",
+        resolve_gear_place,
+        choices_gear_place,
+        prompt="Where do you build the Gear?",
+        objectives=True,
+        place="mill",
+    ),
+    StepKind(
+        "steam",
+        resolve_steam,
+        choices_steam,
+        prompt="Advance your Steam marker?",
+        objectives=True,
+        place="mill",
+    ),
+    StepKind(
+        "stack_disc",
+        resolve_stack_disc,
+        choices_stack_disc,
+        prompt="Stack a disc on one of your discs.",
+        place="discs",
+    ),
+    StepKind(
+        "pips",
+        resolve_pips,
+        choices_pips,
+        prompt="Change your dice (up to 4 pips in all).",
+        place="mill",
+    ),
+    StepKind(
+        "swap_die",
+        resolve_swap_die,
+        choices_swap_die,
+        prompt="Which of your dice do you swap with a Workshop die?",
+        place="mill",
+    ),
+    StepKind(
+        "swap_with",
+        resolve_swap_with,
+        choices_swap_with,
+        prompt="Which Workshop die do you swap it with?",
+        objectives=True,
+        place="workshop",
+    ),
+)

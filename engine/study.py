@@ -25,6 +25,7 @@ from engine.common import (
     slide_and_refill,
 )
 from engine.state import GameState
+from engine.steps import StepKind
 from engine.versions import rule
 from engine.vocabulary import LINE_NAMES, TRACK_NAMES
 
@@ -165,3 +166,50 @@ def choices_assign_column(st: GameState, step: Step) -> Choices:
 def resolve_assign_column(st: GameState, step: Step, choice: str) -> None:
     (colour,) = AssignmentColumn.decode(choice)
     st.me.assignments[colour].append(step["card"])
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STUDY_PROGRAM: Final = StepKind(
+    "study_program",
+    resolve_study_program,
+    choices_study_program,
+    prompt="Ada's Study: choose a Program tile.",
+    place="study",
+)
+STEPS: Final[tuple[StepKind, ...]] = (
+    STUDY_PROGRAM,
+    # an effect's Program tile: the same step in its own words, without the main action's
+    # removal of the rightmost tile (resolve_study_program tells the two apart by op)
+    STUDY_PROGRAM.also("take_program", prompt="Choose a Program tile."),
+    StepKind(
+        "program_place",
+        resolve_program_place,
+        choices_program_place,
+        prompt="Place the Program on a line of your Mill (you gain that space's bonus).",
+        objectives=True,
+        place="mill",
+    ),
+    StepKind(
+        "study_reward",
+        resolve_study_reward,
+        choices_study_reward,
+        prompt="Ada's Study: choose a Study reward.",
+        place="study",
+    ),
+    StepKind("study_cleanup", resolve_study_cleanup),
+    StepKind(
+        "take_assignment",
+        resolve_take_assignment,
+        choices_take_assignment,
+        prompt="Choose an Assignment card.",
+        place="study",
+    ),
+    StepKind(
+        "assign_column",
+        resolve_assign_column,
+        choices_assign_column,
+        prompt="Which Assignment column does the card go in?",
+        objectives=True,
+        place="study",
+    ),
+)

@@ -4,7 +4,7 @@ and its disc), and the free moves of the advanced actions and effects."""
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
 from engine.choices import (
@@ -24,6 +24,7 @@ from engine.common import (
 from engine.state import (
     GameState,
 )
+from engine.steps import StepKind
 from engine.versions import rule
 
 if TYPE_CHECKING:
@@ -129,3 +130,30 @@ def resolve_move_university(st: GameState, step: Step, choice: str) -> None:
     st.me.city = city
     say(st, S.MOVES_TO, city=st.edition.city[city]["name"])
     push(st, {"op": "place_disc", "to": f"uni:{city}"})
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "travel_move",
+        resolve_travel_move,
+        choices_travel_move,
+        prompt="Travel: where do you go? (you pay for every route)",
+        place="map",
+    ),
+    StepKind("activate", resolve_activate),
+    StepKind(
+        "move_small",
+        resolve_move_small,
+        choices_move_small,
+        prompt="You may move free to a nearby Small City.",
+        place="map",
+    ),
+    StepKind(
+        "move_university",
+        resolve_move_university,
+        choices_move_university,
+        prompt="Move to the nearest University.",
+        place="map",
+    ),
+)

@@ -33,6 +33,7 @@ from engine.common import (
 from engine.discs import movable_discs
 from engine.objectives import objective_tests
 from engine.state import GameState, die_name
+from engine.steps import StepKind
 from engine.travel import cheapest_first, may_stop
 from engine.versions import rule
 from engine.vocabulary import AREA_TITLE, AREAS, COLOUR_AREA
@@ -292,7 +293,7 @@ def claim_objectives(st: GameState) -> None:
     Rulebook, Objectives: "When you complete the Objective you must place a disc on the
     Objective"; the freed Gear space is there for a Build the same turn, and an Objective met
     for a moment (a die later swapped away) has been completed. `rules.run` calls this after
-    step that can change what an Objective asks (`objectives.OBJECTIVE_STEPS`; rules version 2),
+    step that can change what an Objective asks (`rules.OBJECTIVE_STEPS`; rules version 2),
     and the end of the turn checks once more. An Objective that cannot take a disc (none on the
     player board and none free to move) waits until one can.
     """
@@ -319,3 +320,35 @@ def resolve_end_turn(st: GameState, step: Step, choice: None) -> None:
         st.round += 1
     st.current = nxt
     st.undo_floor = len(st.history)
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "turn",
+        resolve_turn,
+        choices_turn,
+        prompt="Your turn: take a die from the Workshop, or use a die from your Store for its action.",
+        place="workshop",
+    ),
+    StepKind(
+        "mill_place",
+        resolve_mill_place,
+        choices_mill_place,
+        prompt="Place your active die in your Mill.",
+        objectives=True,
+        place="mill",
+    ),
+    StepKind("turn_advanced", resolve_turn_advanced),
+    StepKind("refill", resolve_refill),
+    StepKind(
+        "hand_limit",
+        resolve_hand_limit,
+        choices_hand_limit,
+        prompt="Hand limit: discard down to five cards.",
+        private=True,
+        place="hand",
+    ),
+    StepKind("objectives", resolve_objectives),
+    StepKind("end_turn", resolve_end_turn),
+)

@@ -26,6 +26,7 @@ from engine.common import (
     say,
 )
 from engine.state import DIE_NAMES, PIPS, GameState, die_name
+from engine.steps import StepKind
 from engine.versions import rule
 from engine.vocabulary import COLOUR_AREA
 
@@ -244,3 +245,35 @@ def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None
     if colour in COLOUR_AREA:  # an action colour
         for _ in range(len(st.me.assignments[colour])):
             push(st, {"op": "research_step", "track": colour})
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind(
+        "ws_push",
+        resolve_ws_push,
+        choices_ws_push,
+        prompt="Which die does your moving die push out? (it becomes your active die)",
+        place="workshop",
+    ),
+    StepKind("ws_bonus", resolve_ws_bonus),
+    StepKind("ws_refill", resolve_ws_refill),
+    StepKind(
+        "ws_adjust",
+        resolve_ws_adjust,
+        choices_ws_adjust,
+        prompt="You may spend 1 Coal to adjust any Workshop die by 1.",
+        place="workshop",
+        ai_default=Skip.ID,
+    ),
+    StepKind("ws_collect", resolve_ws_collect),
+    StepKind(
+        "partner_play",
+        resolve_partner_play,
+        choices_partner_play,
+        prompt="You may play one Partner card with your active die.",
+        private=True,
+        place="hand",
+    ),
+    StepKind("assignment_research", resolve_assignment_research),
+)

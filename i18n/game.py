@@ -184,7 +184,6 @@ def city_reward(tr: Lang, st: GameState, city: str) -> str:
 #: every prompt says what to choose.
 CLEARER_PROMPTS = {
     "choose": NP_("prompt", "Choose the reward you gain."),
-    "draft": NP_("prompt", "Draft one of the dealt Partner cards: it goes into your deck."),
 }
 
 
