@@ -3,22 +3,25 @@
 How it works
 ------------
 The state keeps a stack of pending *steps* (`state.stack`, top last). Each step is a small dict
-`{"op": name, ...}`. For every op there is a `resolve_<op>(st, step, choice)` function and, if the
-step may need a player's decision, a `choices_<op>(st, step)` function that returns the legal
-choices as `(id, label)` pairs in a stable order (or AUTO to resolve without asking).
+`{"op": name, ...}`. Every op is declared once, in the `STEPS` of the module of its area of the
+game (`engine.steps.StepKind`): a `resolve(st, step, choice)` function and, if the step may need a
+player's decision, a `choices(st, step)` function that returns the legal choices as `(id, label)`
+pairs in a stable order (or AUTO to resolve without asking), with its prompt and the other traits
+of the decision. This module gathers them into `STEPS` and reads its tables from it.
 
 `run()` resolves steps until one needs a decision with two or more choices (a step with a single
 legal choice is applied at once, one with none is skipped: "if you are unable to gain the benefits
 of an effect you do not gain them"). Card, tile and space effects are lists of steps taken from
-the game's edition (`engine.edition`), so the same interpreter runs all of them, and a pending chain of effects is
-plain data that survives serialisation.
+the game's edition (`engine.edition`), so the same interpreter runs all of them, and a pending
+chain of effects is plain data that survives serialisation.
 
 Where things are
 ----------------
-- this module: setup (`new_game`, `replay`), the decision loop (`run`, `legal_choices`,
-  `decision`, `apply`) and the table of step functions;
-- `engine.turn`: the turn itself (Workshop turn, Actions turn with the main and advanced actions,
-  Publish or Build, end of turn);
+- this module: setup (`new_game`, `replay`, the draft), the decision loop (`run`,
+  `legal_choices`, `decision`, `apply`) and the registry of every step (`STEPS`);
+- `engine.turn`: the turn itself (Workshop turn or Actions turn, the advanced actions, the end of
+  a turn); `engine.workshop`, `engine.study`, `engine.travel`, `engine.meetings`,
+  `engine.institutions`, `engine.discs`, `engine.publish`: the steps of each area;
 - `engine.effects`: the effect steps of the rulebook's Icon Reference;
 - `engine.objectives`: Objective conditions;
 - `engine.common`: helpers shared by all of them (chance, displays, discs on the main board).

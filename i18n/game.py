@@ -4,9 +4,10 @@ The engine speaks English only, and its log and choice ids are stored forever, s
 changes what it writes. A translation is rebuilt from structured data instead:
 
 - a **choice label** from the choice's typed value (``engine.choices.parse(kind, id)``) and the
-  state the decision is asked in, as ``engine/turn.py`` and ``engine/effects.py`` build it in
-  English (``tests/test_i18n_game.py`` holds the English rebuild equal to the engine's label for
-  every choice of many games, so the two cannot drift apart);
+  state the decision is asked in, as the engine's step modules (``engine/turn.py``, the area
+  modules, ``engine/effects.py``) build it in English (``tests/test_i18n_game.py`` holds the
+  English rebuild equal to the engine's label for every choice of many games, so the two cannot
+  drift apart);
 - a **log line** from its sentence and fields (``engine.sentences.parse``), each field said in the
   language by what it is (a die, an area, resources, a place on the board, a content text);
 - a **content text** (card effects, Objectives, Programs, Assignment titles, Institutions) from the
