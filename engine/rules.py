@@ -339,19 +339,22 @@ def can_undo(st: GameState) -> bool:
 # ======================================================================================
 
 
+# The modules of the steps, each declaring its own in STEPS (a new module of steps joins here).
+STEP_MODULES: Final = (
+    turn,
+    workshop,
+    study,
+    travel,
+    meetings,
+    institutions,
+    discs,
+    publish,
+    effects,
+)
 # Every step of the rules, by op: each module's own declaration (engine.steps), checked at import
 # against the stored choice-id forms. The tables below are read from it.
 STEPS: Final[dict[str, StepKind]] = registry(
-    SETUP_STEPS,
-    turn.STEPS,
-    workshop.STEPS,
-    study.STEPS,
-    travel.STEPS,
-    meetings.STEPS,
-    institutions.STEPS,
-    discs.STEPS,
-    publish.STEPS,
-    effects.STEPS,
+    SETUP_STEPS, *(module.STEPS for module in STEP_MODULES)
 )
 # the loop's tables (tests wrap them: not Final)
 CHOICES: dict[str, Any] = {op: k.choices for op, k in STEPS.items() if k.choices}

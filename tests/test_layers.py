@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from engine import rules
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # package -> the project packages it may import (itself always)
@@ -85,23 +87,8 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("state", {"state", "copies", "view"}),
     (
         "rules",
-        {
-            "common",
-            "steps",
-            "turn",
-            "workshop",
-            "study",
-            "travel",
-            "meetings",
-            "institutions",
-            "discs",
-            "publish",
-            "effects",
-            "objectives",
-            "mill",
-            "scoring",
-            "rules",
-        },
+        {"common", "objectives", "mill", "scoring", "steps", "rules"}
+        | {module.__name__.removeprefix("engine.") for module in rules.STEP_MODULES},
     ),
     ("AI and the command line", {"ai", "__main__", "record", "__init__"}),
 ]
