@@ -90,7 +90,6 @@ PROGRAM_CRITERIA_KINDS: dict[str, frozenset[str]] = {
 }
 
 # Names the rules give (content-facts.md) and the engine's code is written with.
-COLOURS_MAIN = ("P", "B", "Y", "G")  # action colours: Study, Travel, Meetings, Institutions
 DIE_COLOURS = ("Y", "B", "G", "P", "K")  # "K" grey is wild
 SCIENCES = ("mathematics", "physics", "astronomy", "engineering")
 REGIONS = ("southern", "central", "scottish")
@@ -98,6 +97,7 @@ REGIONS = ("southern", "central", "scottish")
 AREAS = ("study", "travel", "meetings", "institutions")
 AREA_COLOUR = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
 COLOUR_AREA = {c: a for a, c in AREA_COLOUR.items()}
+COLOURS_MAIN = tuple(AREA_COLOUR[area] for area in AREAS)  # the action colours: P, B, Y, G
 # What the engine's texts (log lines, labels, prompts) call the areas, colours, tracks and lines
 AREA_TITLE = {
     "workshop": "Workshop",
@@ -107,7 +107,8 @@ AREA_TITLE = {
     "institutions": "Institutions",
 }
 COLOUR_NAMES = {"Y": "yellow", "B": "blue", "G": "green", "P": "purple", "K": "grey"}
-TRACK_NAMES = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institutions"}
+# a Research track is named after its action area
+TRACK_NAMES = {colour: AREA_TITLE[area] for area, colour in AREA_COLOUR.items()}
 NEED_KINDS = ("value", "minus1", "money")
 ROUTE_KINDS = ("road", "rail", "ferry")
 MILL_LINES = ("row0", "row1", "row2", "col0", "col1", "col2")
