@@ -3,31 +3,14 @@ left there, moved from the main board."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine import sentences as S
-from engine.choices import (
-    MoveDiscHere,
-    Skip,
-)
-from engine.common import (
-    AUTO,
-    Choices,
-    Step,
-    loc_name,
-    own_board_discs,
-    put_disc,
-    say,
-    take_disc,
-)
+from engine.choices import MoveDiscHere, Skip
+from engine.common import AUTO, Choices, Step, loc_name, own_board_discs, put_disc, say, take_disc
 from engine.objectives import objective_tests
-from engine.state import (
-    GameState,
-)
+from engine.state import GameState
 from engine.steps import StepKind
-
-if TYPE_CHECKING:
-    pass
 
 
 def movable_discs(st: GameState, step: Step) -> list[str]:

@@ -75,10 +75,7 @@ from engine.mill import gear_space_name
 from engine.publish import build_options
 from engine.state import GameState, die_name
 from engine.steps import StepKind
-from engine.study import (
-    gain_study_item,
-    study_item_choices,
-)
+from engine.study import gain_study_item, study_item_choices
 from engine.turn import advanced_steps
 from engine.versions import rule
 from engine.vocabulary import AREA_TITLE, AREAS, RESOURCES, TRACK_NAMES

@@ -7,12 +7,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
-from engine.choices import (
-    AnalyticalSociety,
-    LectureSpace,
-    LowerSpace,
-    Skip,
-)
+from engine.choices import AnalyticalSociety, LectureSpace, LowerSpace, Skip
 from engine.common import (
     SKIP,
     Choices,
@@ -25,9 +20,7 @@ from engine.common import (
     push_effect,
     say,
 )
-from engine.state import (
-    GameState,
-)
+from engine.state import GameState
 from engine.steps import StepKind
 
 if TYPE_CHECKING:

@@ -3,14 +3,10 @@ limit of eight Partner cards."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine import sentences as S
-from engine.choices import (
-    AttendRoom,
-    DisplayCard,
-    RemoveCard,
-)
+from engine.choices import AttendRoom, DisplayCard, RemoveCard
 from engine.common import (
     Choices,
     Step,
@@ -22,14 +18,9 @@ from engine.common import (
     shown,
     slide_and_refill,
 )
-from engine.state import (
-    GameState,
-)
+from engine.state import GameState
 from engine.steps import StepKind
 from engine.versions import rule
-
-if TYPE_CHECKING:
-    pass
 
 
 def choices_meet_room(st: GameState, step: Step) -> Choices:

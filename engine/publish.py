@@ -39,10 +39,7 @@ from engine.common import (
     where_name,
 )
 from engine.mill import gear_space_name
-from engine.state import (
-    GameState,
-    die_name,
-)
+from engine.state import GameState, die_name
 from engine.steps import StepKind
 from engine.turn import advanced_steps
 from engine.versions import rule

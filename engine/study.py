@@ -3,7 +3,7 @@ Assignment card), and the Assignment cards and their columns."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine import sentences as S
 from engine import vocabulary as V
@@ -15,22 +15,11 @@ from engine.choices import (
     Skip,
     StudyItem,
 )
-from engine.common import (
-    SKIP,
-    Choices,
-    Step,
-    push,
-    push_effect,
-    say,
-    slide_and_refill,
-)
+from engine.common import SKIP, Choices, Step, push, push_effect, say, slide_and_refill
 from engine.state import GameState
 from engine.steps import StepKind
 from engine.versions import rule
 from engine.vocabulary import LINE_NAMES, TRACK_NAMES
-
-if TYPE_CHECKING:
-    pass
 
 
 def choices_study_program(st: GameState, step: Step) -> Choices:

@@ -7,10 +7,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
-from engine.choices import (
-    GoTo,
-    Skip,
-)
+from engine.choices import GoTo, Skip
 from engine.common import (
     SKIP,
     Choices,
@@ -21,9 +18,7 @@ from engine.common import (
     push_effect,
     say,
 )
-from engine.state import (
-    GameState,
-)
+from engine.state import GameState
 from engine.steps import StepKind
 from engine.versions import rule
 

@@ -9,15 +9,7 @@ from functools import cache
 from typing import Final
 
 from engine import sentences as S
-from engine.choices import (
-    DiscardCard,
-    IdleDie,
-    MillSlot,
-    Pass,
-    StoreAction,
-    WorkshopMove,
-    read,
-)
+from engine.choices import DiscardCard, IdleDie, MillSlot, Pass, StoreAction, WorkshopMove, read
 from engine.common import (
     Choices,
     Step,

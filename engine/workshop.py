@@ -7,13 +7,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
 from engine import sentences as S
-from engine.choices import (
-    CoalAdjust,
-    PlayCard,
-    PushOut,
-    Skip,
-    WorkshopMove,
-)
+from engine.choices import CoalAdjust, PlayCard, PushOut, Skip, WorkshopMove
 from engine.common import (
     Choices,
     Step,
