@@ -354,7 +354,7 @@ STEP_MODULES: Final = (
 # Every step of the rules, by op: each module's own declaration (engine.steps), checked at import
 # against the stored choice-id forms. The tables below are read from it.
 STEPS: Final[dict[str, StepKind]] = registry(
-    SETUP_STEPS, *(module.STEPS for module in STEP_MODULES)
+    SETUP_STEPS, *[module.STEPS for module in STEP_MODULES]
 )
 # the loop's tables (tests wrap them: not Final)
 CHOICES: dict[str, Any] = {op: k.choices for op, k in STEPS.items() if k.choices}
