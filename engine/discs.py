@@ -28,6 +28,10 @@ def movable_discs(st: GameState, step: Step) -> list[str]:
     return out
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+NO_DISC: Final = "Place no disc"
+
+
 def choices_place_disc(st: GameState, step: Step) -> Choices | None:
     if st.me.discs > 0:
         return AUTO
@@ -36,7 +40,7 @@ def choices_place_disc(st: GameState, step: Step) -> Choices | None:
         for loc in movable_discs(st, step)
     ]
     if out and not step["to"].startswith("obj:"):
-        out.insert(0, (Skip.ID, "Place no disc"))
+        out.insert(0, (Skip.ID, NO_DISC))
     return out
 
 
@@ -62,5 +66,6 @@ STEPS: Final[tuple[StepKind, ...]] = (
         prompt="You have no discs left on your board: move one from the main board?",
         objectives=True,
         place="discs",
+        decline=NO_DISC,
     ),
 )

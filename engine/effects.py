@@ -164,6 +164,10 @@ def resolve_draw(st: GameState, step: Step, choice: None) -> None:
         draw_cards(st, st.me, step["n"])
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+DRAW_NONE: Final = "Draw none"
+
+
 def choices_may_draw(st: GameState, step: Step) -> Choices:
     """An optional draw (Meetings advanced level II, rules version 2)."""
     p = st.me
@@ -172,7 +176,7 @@ def choices_may_draw(st: GameState, step: Step) -> Choices:
     n = step["n"]
     return [
         (Draw.ID, f"Draw {n} card{'s' if n > 1 else ''} from your deck"),
-        (Skip.ID, "Draw none"),
+        (Skip.ID, DRAW_NONE),
     ]
 
 
@@ -348,8 +352,12 @@ def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
     push(st, "keep_eight", {"op": "refill", "display": "partner"})
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+NO_FREE_PLAY: Final = "Play no card"
+
+
 def choices_play_free(st: GameState, step: Step) -> Choices:
-    return [(Skip.ID, "Play no card")] + [
+    return [(Skip.ID, NO_FREE_PLAY)] + [
         (PlayCard.encode(c), f"Play {partner_name(st, c)} free: {st.edition.partner[c]['text']}")
         for c in st.me.hand
     ]
@@ -688,6 +696,7 @@ STEPS: Final[tuple[StepKind, ...]] = (
         choices_may_draw,
         prompt="Meetings, advanced level II: draw 2 cards before playing a card free?",
         place="hand",
+        decline=DRAW_NONE,
     ),
     StepKind(
         "discard",
@@ -740,6 +749,7 @@ STEPS: Final[tuple[StepKind, ...]] = (
         prompt="You may play a card from your hand without its cost.",
         private=True,
         place="hand",
+        decline=NO_FREE_PLAY,
     ),
     StepKind("discard_played", resolve_discard_played),
     StepKind(

@@ -100,13 +100,17 @@ def _build_gear(ed: Edition, gear: str) -> tuple[dict[str, int], tuple[str, str]
     return cost, (BuildGear.encode(gear), f"Build {ed.gear_name(gear)} ({cost_text(cost)})")
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+NEITHER: Final = "Neither Publish nor Build"
+
+
 def choices_publish_or_build(st: GameState, step: Step) -> Choices:
     area = st.ctx.get("area")  # None: a turn without an action area (no turn possible)
     out = build_options(st)
     if area is not None and _publish_possible(st, area):
         out.insert(0, _PUBLISH[area])
     if out:
-        out.append((Skip.ID, "Neither Publish nor Build"))
+        out.append((Skip.ID, NEITHER))
     return out
 
 
@@ -304,6 +308,7 @@ STEPS: Final[tuple[StepKind, ...]] = (
         choices_publish_or_build,
         prompt="End of turn: Publish (spend a Book), Build a Gear, or neither.",
         place="mill",
+        decline=NEITHER,
     ),
     StepKind(
         "gear_place",

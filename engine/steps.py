@@ -59,6 +59,7 @@ class StepKind:
     # after it. A new Objective condition reading something else must mark the steps changing it.
     objectives: bool = False
     place: str | None = None  # the board place its picture shows (one of PLACES)
+    decline: str | None = None  # the label of its Skip choice, where it says more than "Skip"
     ai_default: str | None = None  # the choice the AI's quick play takes without trying others
 
     def also(self, op: str, *, prompt: str) -> StepKind:
@@ -87,8 +88,14 @@ def registry(
             table[kind.op] = kind
     for op, kind in table.items():
         if kind.choices is None:
-            if kind.prompt is not None or kind.private or kind.place or kind.ai_default:
-                problems.append(f"{op}: never asks, yet has a prompt, privacy, place or AI answer")
+            if (
+                kind.prompt is not None
+                or kind.private
+                or kind.place
+                or kind.ai_default
+                or kind.decline
+            ):
+                problems.append(f"{op}: never asks, yet has traits of a decision")
             continue
         if not kind.prompt:
             problems.append(f"{op}: asks a player but has no prompt")

@@ -73,17 +73,23 @@ def _affordable_assignments(st: GameState) -> list[int]:
 
 
 _STUDY_ITEMS: Final = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
+# the label of each Study item (i18n translates it from here)
+STUDY_ITEM_TEXT: Final = {
+    "book": "Gain 1 Book",
+    "gear": "Gain 1 Addition Gear",
+    "assignment": "Gain 1 Assignment card",
+}
 
 
 def study_item_choices(st: GameState, exclude: list[str]) -> Choices:
     out: Choices = []
     book, gear, assignment = _STUDY_ITEMS
     if book not in exclude:
-        out.append((book, "Gain 1 Book"))
+        out.append((book, STUDY_ITEM_TEXT["book"]))
     if gear not in exclude and st.addition_supply > 0:
-        out.append((gear, "Gain 1 Addition Gear"))
+        out.append((gear, STUDY_ITEM_TEXT["gear"]))
     if assignment not in exclude and _affordable_assignments(st):
-        out.append((assignment, "Gain 1 Assignment card"))
+        out.append((assignment, STUDY_ITEM_TEXT["assignment"]))
     return out
 
 

@@ -135,6 +135,10 @@ def resolve_ws_refill(st: GameState, step: Step, choice: None) -> None:
             push_effect(st, st.edition.workshop_bonuses[st.workshop_bonus[s]]["effect"])
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+NO_ADJUST: Final = "Don't adjust a Workshop die"
+
+
 def choices_ws_adjust(st: GameState, step: Step) -> Choices:
     """The optional Coal adjust, if not used to push: any die still in the Workshop.
 
@@ -148,7 +152,7 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
         return []
     if step.get("late") and st.ctx.get("ws_declined") == st.workshop:
         return []
-    out: Choices = [(Skip.ID, "Don't adjust a Workshop die")]
+    out: Choices = [(Skip.ID, NO_ADJUST)]
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die not in space[:idx]:
@@ -191,12 +195,16 @@ def resolve_ws_collect(st: GameState, step: Step, choice: None) -> None:
     st.ctx["slot"] = slot
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+NO_PARTNER: Final = "Play no Partner card"
+
+
 def choices_partner_play(st: GameState, step: Step) -> Choices:
     p = st.me
     die = p.store[st.ctx["slot"]]
     assert die is not None
     v = PIPS[die]
-    out: Choices = [(Skip.ID, "Play no Partner card")]
+    out: Choices = [(Skip.ID, NO_PARTNER)]
     partner = st.edition.partner
     for card in p.hand:
         need = partner[card]["need"]
@@ -259,6 +267,7 @@ STEPS: Final[tuple[StepKind, ...]] = (
         prompt="You may spend 1 Coal to adjust any Workshop die by 1.",
         place="workshop",
         ai_default=Skip.ID,
+        decline=NO_ADJUST,
     ),
     StepKind("ws_collect", resolve_ws_collect),
     StepKind(
@@ -268,6 +277,7 @@ STEPS: Final[tuple[StepKind, ...]] = (
         prompt="You may play one Partner card with your active die.",
         private=True,
         place="hand",
+        decline=NO_PARTNER,
     ),
     StepKind("assignment_research", resolve_assignment_research),
 )
