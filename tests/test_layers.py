@@ -6,6 +6,9 @@ third-party side); the store keeps games and knows no words or pictures; i18n tr
 engine's texts; render draws from the engine's per-viewer view; cogs turn Discord's events into
 moves. A module-level import and a late import inside a function count alike: a late import
 hides a cycle, it does not remove it.
+
+Inside the engine the same holds for its own layers: words and stored formats <- content <- state
+<- rules <- the AI and the command line, with no cycle between engine modules.
 """
 
 from __future__ import annotations
