@@ -48,7 +48,7 @@ from engine import GameSetup  # noqa: E402
 from engine.ai import get_policy, policy_rng  # noqa: E402
 from engine.edition import Edition, default_edition_name, edition, library  # noqa: E402
 from engine.scoring import CATEGORIES  # noqa: E402
-from engine.state import COLOUR_AREA  # noqa: E402
+from engine.vocabulary import COLOUR_AREA  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "reports"
 TARGET_SCORE = 107  # the rulebook's example final score

@@ -13,7 +13,7 @@ from typing import Any
 
 from cogs.text import escape_names
 from engine import GameState
-from engine.mill import LINE_NAMES
+from engine.vocabulary import LINE_NAMES
 from i18n import ENGLISH, N_, Lang
 from i18n import game as words
 

@@ -64,7 +64,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from engine import rules, scoring
 from engine import vocabulary as V
-from engine.choices import GearSpace, Skip
+from engine.choices import GearSpace
 from engine.copies import fast_copy
 from engine.edition import Edition
 from engine.mill import LINE_DICE, LINE_GEARS, gear_operator, line_value, mill_key, program_met
@@ -298,7 +298,7 @@ class RandomPolicy:
 
 # Decisions the cheap default answers without looking: the optional Coal adjust of a Workshop die
 # (it only costs Coal within the turn; the greedy still weighs it when it is the decision asked).
-_DEFAULT_ANSWER = {"ws_adjust": Skip.ID}
+_DEFAULT_ANSWER = rules.AI_DEFAULTS  # declared with each step (engine.steps)
 
 
 def _myopic_step(st: GameState, seat: int) -> GameState:

@@ -88,7 +88,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, NamedTuple
 
-from engine.vocabulary import AREA_COLOURS, SCIENCES
+from engine.vocabulary import AREA_COLOUR, SCIENCES
 
 FORMAT_VERSION = 1
 
@@ -104,7 +104,7 @@ _FIELD_TYPES: dict[str, tuple[str, str, str]] = {
     "word": (r"[a-z0-9_]+", "{}", "{}"),
     "colour": (r"[PBYG]", "{}", "{}"),
     "sign": (r"[+-]", "(1 if {} == '+' else -1)", "('+' if {} > 0 else '-')"),
-    "area": ("|".join(AREA_COLOURS), "{}", "{}"),
+    "area": ("|".join(AREA_COLOUR), "{}", "{}"),
     "pay": (r"money|innovation", "{}", "{}"),
     "science": ("|".join(SCIENCES), "{}", "{}"),
     "item": (r"book|gear|assignment", "{}", "{}"),

@@ -8,26 +8,14 @@ from typing import Any, Final
 from engine import rng
 from engine.choices import Skip
 from engine.sentences import Sentence
-from engine.state import (
-    AREA_COLOUR,
-    AREAS,
-    GameState,
-    PlayerState,
-)
+from engine.state import GameState, PlayerState
 from engine.versions import rule
+from engine.vocabulary import AREA_COLOUR, AREA_TITLE, AREAS
 
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
 AUTO: Final = None  # returned by a choices_ function: resolve this step without asking
 SKIP: Final = (Skip.ID, "Skip")
-RESOURCES: Final = ("money", "coal", "brass", "books")
-AREA_TITLE: Final = {
-    "workshop": "Workshop",
-    "study": "Ada's Study",
-    "travel": "Travel",
-    "meetings": "Meetings",
-    "institutions": "Institutions",
-}
 
 
 def push(st: GameState, *steps: Step | str) -> None:
@@ -42,7 +30,7 @@ def push_effect(st: GameState, effect: list[Step]) -> None:
         st.stack.append({"op": "run_effect", "steps": effect})
 
 
-def _reveal(st: GameState) -> None:
+def reveal(st: GameState) -> None:
     """Hidden or random information came out: undo may not go back past this choice."""
     st.undo_floor = len(st.history)
 
@@ -52,13 +40,13 @@ def _reveal(st: GameState) -> None:
 # ======================================================================================
 
 
-def _say(st: GameState, sentence: Sentence, **fields: object) -> None:
+def say(st: GameState, sentence: Sentence, **fields: object) -> None:
     """Log a line of the player in turn: one of the log's sentences (engine.sentences)."""
     # sentence.say's text, without a call and a second copy of the fields (a line of most steps)
     st.log.append(f"{st.players[st.current].name}: {sentence.text.format_map(fields)}")
 
 
-def _draw_die(st: GameState) -> str:
+def draw_die(st: GameState) -> str:
     st.rng, i = rng.below(st.rng, len(st.bag))
     st.bag[i], st.bag[-1] = st.bag[-1], st.bag[i]
     colour = st.bag.pop()
@@ -66,7 +54,7 @@ def _draw_die(st: GameState) -> str:
     return f"{colour}{pips + 1}"
 
 
-def _draw_cards(st: GameState, p: PlayerState, n: int) -> int:
+def draw_cards(st: GameState, p: PlayerState, n: int) -> int:
     drawn = 0
     for _ in range(n):
         if not p.deck:
@@ -76,11 +64,11 @@ def _draw_cards(st: GameState, p: PlayerState, n: int) -> int:
             st.rng = rng.shuffle(st.rng, p.deck)
         p.hand.append(p.deck.pop())
         drawn += 1
-    _reveal(st)
+    reveal(st)
     return drawn
 
 
-def _slide_and_refill(st: GameState, name: str, remove_rightmost: bool = False) -> None:
+def slide_and_refill(st: GameState, name: str, remove_rightmost: bool = False) -> None:
     """Remove the rightmost item (main actions only), slide the rest right, refill from the left."""
     display: list[str | None] = getattr(st, f"{name}_display")
     deck: list[str] = getattr(st, f"{name}_deck")
@@ -94,17 +82,17 @@ def _slide_and_refill(st: GameState, name: str, remove_rightmost: bool = False) 
             new[i] = deck.pop()
     display[:] = new
     if empty:
-        _reveal(st)
+        reveal(st)
 
 
-def _can_pay(p: PlayerState, cost: dict[str, int]) -> bool:
+def can_pay(p: PlayerState, cost: dict[str, int]) -> bool:
     for k, v in cost.items():
         if getattr(p, k) < v:
             return False
     return True
 
 
-def _pay(p: PlayerState, cost: dict[str, int]) -> None:
+def pay(p: PlayerState, cost: dict[str, int]) -> None:
     for k, v in cost.items():
         setattr(p, k, getattr(p, k) - v)
 
@@ -121,11 +109,11 @@ def discard_from_hand(p: PlayerState, card: str) -> None:
     p.discard.append(card)
 
 
-def _shown(st: GameState) -> None:
+def shown(st: GameState) -> None:
     """A card from the hand was shown (played, discarded face up, named as removed): in rules
     version 2 undo may not take it back, as everyone has seen it."""
     if rule(st, "playing_a_card_reveals"):
-        _reveal(st)
+        reveal(st)
 
 
 def play_from_hand(st: GameState, card: str) -> None:
@@ -141,26 +129,26 @@ def play_from_hand(st: GameState, card: str) -> None:
     else:
         discard_from_hand(p, card)
     push_effect(st, st.edition.partner[card]["effect"])
-    _shown(st)
+    shown(st)
 
 
 def partner_name(st: GameState, card: str) -> str:
     return st.edition.partner[card]["name"]
 
 
-def _open_gear_spaces(p: PlayerState) -> list[int]:
-    if not _may_build(p):
+def open_gear_spaces(p: PlayerState) -> list[int]:
+    if not may_build(p):
         return []
     return [i for i, g in enumerate(p.gears) if g is None]
 
 
-def _may_build(p: PlayerState) -> bool:
+def may_build(p: PlayerState) -> bool:
     """Whether a Gear space is open: empty, and its disc gone (a Gear for each disc taken)."""
     gears = p.gears
     return 12 - (len(gears) - gears.count(None)) - p.discs > 0 and None in gears
 
 
-def _gain_innovation(st: GameState, p: PlayerState, n: int) -> None:
+def gain_innovation(st: GameState, p: PlayerState, n: int) -> None:
     top = st.edition.innovation_max
     before = p.innovation
     p.innovation = min(top, p.innovation + n)
@@ -175,18 +163,18 @@ def research_level(st: GameState, p: PlayerState, area: str) -> int:
     return 2 if lvl >= second else 1 if lvl >= first else 0
 
 
-def _own_dice(p: PlayerState) -> list[tuple[str, str]]:
+def own_dice(p: PlayerState) -> list[tuple[str, str]]:
     """(location, die) for every die on the player board: 's<i>' Store, 'm<i>' Mill."""
     out = [(f"s{i}", d) for i, d in enumerate(p.store) if d]
     out += [(f"m{i}", d) for i, d in enumerate(p.mill) if d]
     return out
 
 
-def _set_own_die(p: PlayerState, where: str, die: str) -> None:
+def set_own_die(p: PlayerState, where: str, die: str) -> None:
     (p.store if where[0] == "s" else p.mill)[int(where[1:])] = die
 
 
-def _where_name(where: str) -> str:
+def where_name(where: str) -> str:
     i = int(where[1:])
     return f"Store slot {i + 1}" if where[0] == "s" else f"Mill row {i // 3 + 1} col {i % 3 + 1}"
 
@@ -225,7 +213,7 @@ def own_board_discs(st: GameState, seat: int) -> list[str]:
     return out
 
 
-def _put_disc(st: GameState, seat: int, loc: str, stack: bool = False) -> None:
+def put_disc(st: GameState, seat: int, loc: str, stack: bool = False) -> None:
     """Place a disc; stack=True puts it on top of the seat's own disc there (Ada's Study Publish)."""
     kind, _, rest = loc.partition(":")
     if kind == "uni":
@@ -253,7 +241,7 @@ def _put_disc(st: GameState, seat: int, loc: str, stack: bool = False) -> None:
         st.objective_discs[a].append([seat, slot])
 
 
-def _take_disc(st: GameState, seat: int, loc: str) -> None:
+def take_disc(st: GameState, seat: int, loc: str) -> None:
     kind, _, rest = loc.partition(":")
     if kind == "uni":
         stack = st.university_discs[rest]
@@ -289,16 +277,16 @@ def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
     return st.edition.lecture_costs_over[highest]
 
 
-def _empty_lectures(st: GameState) -> list[tuple[int, int]]:
+def empty_lectures(st: GameState) -> list[tuple[int, int]]:
     taken = st.lectures
     return [(i, lvl) for key, i, lvl in st.edition.lecture_spaces if key not in taken]
 
 
-def _open_rooms(st: GameState) -> list[int]:
+def open_rooms(st: GameState) -> list[int]:
     return [r for r in range(4) if None in st.rooms[r]]
 
 
-def _free_universities(st: GameState, seat: int) -> list[str]:
+def free_universities(st: GameState, seat: int) -> list[str]:
     return [c for c in st.edition.university_cities if seat not in st.university_discs[c]]
 
 
@@ -323,14 +311,14 @@ def city_reward(st: GameState, city: str) -> tuple[list[Step], str]:
     return info.get("reward") or [], info.get("text", "")
 
 
-def _need_text(card: dict[str, Any]) -> str:
+def need_text(card: dict[str, Any]) -> str:
     need = card["need"]
     if need["kind"] == "value":
         return "needs a " + " or ".join(str(v) for v in need["values"])
     return "active die -1" if need["kind"] == "minus1" else "£ = active die"
 
 
-def _partner_label(st: GameState, card: str) -> str:
+def partner_label(st: GameState, card: str) -> str:
     info = st.edition.partner[card]
     science = (info["science"] or "sponsor").capitalize()
-    return f"{info['name']} ({science}, {info['prestige']} PP, {_need_text(info)}): {info['text']}"
+    return f"{info['name']} ({science}, {info['prestige']} PP, {need_text(info)}): {info['text']}"

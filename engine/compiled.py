@@ -40,12 +40,20 @@ from types import ModuleType
 
 ENGINE_DIR = Path(__file__).resolve().parent
 
-# The modules compiled: the decision loop and every step of the rules, with the state they read.
-# (engine.choices builds its parsers at import with exec, and the edition is read once: both
-# stay Python, as does everything else.)
+# The modules compiled: the decision loop and every step of the rules (the modules of the areas
+# of the game), with the state they read. (engine.choices builds its parsers at import with exec,
+# the edition is read once and the step registry is built once, at import: they stay Python, as
+# does everything else.)
 MODULES = (
     "rules",
     "turn",
+    "workshop",
+    "study",
+    "travel",
+    "meetings",
+    "institutions",
+    "discs",
+    "publish",
     "effects",
     "common",
     "objectives",

@@ -183,7 +183,6 @@ class Edition:
         "breakthrough",
         "objectives",
         "objective",
-        "objective_test",
         "programs",
         "program",
         "assignments",
@@ -307,12 +306,6 @@ class Edition:
         self.partners = data["partners"]
         self.partner = _by_id(self.partners)
         self.standard_setup = data["standard_setup"]
-        from engine.objectives import condition_test  # the rules read editions: import late
-
-        # Objective id -> its condition's test (state, seat) -> met?, checked after most steps
-        self.objective_test = {
-            o["id"]: condition_test(o["condition"], self) for o in self.objectives
-        }
         self._ready = True
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -183,7 +183,7 @@ def check_consistency(d: dict[str, Any]) -> list[Problem]:
     city_ids = {x["id"] for x in d["cities"]}
     for obj in d["objectives"]:
         need = c.at("objectives", obj["id"])
-        need(obj["area"] in V.AREA_COLOURS, "area", "an action area")
+        need(obj["area"] in V.AREA_COLOUR, "area", "an action area")
         need(obj["side"] in ("A", "B"), "side", "A or B")
         need(obj["high"] > obj["low"] > 0, "high", "high > low > 0")
         cond = obj["condition"]
@@ -281,7 +281,7 @@ def _check_standard_setup(
     for cid, tid in unis.items():
         ok = tid in tile_ids and tile_region.get(tid) == region_of.get(cid)
         need(ok, "universities", f"{cid}: {tid!r} is not a {region_of.get(cid)} tile")
-    need(set(std["objectives"]) == set(V.AREA_COLOURS), "objectives", "one per action area")
+    need(set(std["objectives"]) == set(V.AREA_COLOUR), "objectives", "one per action area")
     area_of = {o["id"]: o["area"] for o in d["objectives"]}
     for area, oid in std["objectives"].items():
         ok = oid in obj_ids and area_of.get(oid) == area

@@ -39,56 +39,46 @@ from engine.choices import (
     read,
 )
 from engine.common import (
-    AREA_TITLE,
     AUTO,
-    RESOURCES,
     SKIP,
     Choices,
     Step,
-    _can_pay,
-    _draw_cards,
-    _empty_lectures,
-    _free_universities,
-    _gain_innovation,
-    _open_gear_spaces,
-    _open_rooms,
-    _own_dice,
-    _partner_label,
-    _pay,
-    _put_disc,
-    _say,
-    _set_own_die,
-    _shown,
-    _slide_and_refill,
-    _take_disc,
-    _where_name,
+    can_pay,
     city_reward,
     cost_text,
     discard_from_hand,
+    draw_cards,
+    empty_lectures,
+    free_universities,
+    gain_innovation,
     loc_name,
+    open_gear_spaces,
+    open_rooms,
     own_board_discs,
+    own_dice,
+    partner_label,
     partner_name,
+    pay,
     play_from_hand,
     push,
     push_effect,
+    put_disc,
+    say,
     science_ones_left,
+    set_own_die,
+    shown,
+    slide_and_refill,
+    take_disc,
+    where_name,
 )
 from engine.mill import gear_space_name
-from engine.state import (
-    AREAS,
-    TRACK_NAMES,
-    GameState,
-    die_name,
-)
-from engine.turn import (
-    _advanced_steps,
-    _build_options,
-    _gain_study_item,
-    _study_item_choices,
-    choices_study_program,
-    resolve_study_program,
-)
+from engine.publish import build_options
+from engine.state import GameState, die_name
+from engine.steps import StepKind
+from engine.study import gain_study_item, study_item_choices
+from engine.turn import advanced_steps
 from engine.versions import rule
+from engine.vocabulary import AREA_TITLE, AREAS, RESOURCES, TRACK_NAMES
 
 # ======================================================================================
 # Effect steps (the Icon Reference)
@@ -105,9 +95,9 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
         cost = {k: v for k, v in first.items() if k in RESOURCES}
         if first["op"] == "innovation":
             cost = {"innovation": -first["n"]}
-        if not _can_pay(p, cost):
+        if not can_pay(p, cost):
             return  # a cost you cannot pay: the rest of the effect is lost
-        _pay(p, cost)
+        pay(p, cost)
         push_effect(st, rest)
         return
     push_effect(st, rest)
@@ -120,7 +110,7 @@ def resolve_gain(st: GameState, step: Step, choice: None) -> None:
     for res, n in gained:
         setattr(p, res, getattr(p, res) + n)
     if gained:
-        _say(st, S.GAINS, amount=_amount_text(gained))
+        say(st, S.GAINS, amount=_amount_text(gained))
 
 
 @cache
@@ -131,13 +121,13 @@ def _amount_text(gained: tuple[tuple[str, int], ...]) -> str:
 
 def resolve_pay(st: GameState, step: Step, choice: None) -> None:
     cost = {k: v for k, v in step.items() if k in RESOURCES}
-    if _can_pay(st.me, cost):
-        _pay(st.me, cost)
+    if can_pay(st.me, cost):
+        pay(st.me, cost)
 
 
 def resolve_innovation(st: GameState, step: Step, choice: None) -> None:
     if step["n"] >= 0:
-        _gain_innovation(st, st.me, step["n"])
+        gain_innovation(st, st.me, step["n"])
     else:
         st.me.innovation = max(0, st.me.innovation + step["n"])
 
@@ -160,7 +150,7 @@ def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
         return
     st.me.innovation -= st.edition.innovation_top_spend
     (bonus,) = TopBonus.decode(choice)
-    _say(
+    say(
         st,
         S.INNOVATION_TOP,
         n=st.edition.innovation_top_spend,
@@ -171,7 +161,11 @@ def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_draw(st: GameState, step: Step, choice: None) -> None:
     if step["n"] > 0:
-        _draw_cards(st, st.me, step["n"])
+        draw_cards(st, st.me, step["n"])
+
+
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+DRAW_NONE: Final = "Draw none"
 
 
 def choices_may_draw(st: GameState, step: Step) -> Choices:
@@ -182,13 +176,13 @@ def choices_may_draw(st: GameState, step: Step) -> Choices:
     n = step["n"]
     return [
         (Draw.ID, f"Draw {n} card{'s' if n > 1 else ''} from your deck"),
-        (Skip.ID, "Draw none"),
+        (Skip.ID, DRAW_NONE),
     ]
 
 
 def resolve_may_draw(st: GameState, step: Step, choice: str) -> None:
     if choice == Draw.ID:
-        _draw_cards(st, st.me, step["n"])
+        draw_cards(st, st.me, step["n"])
 
 
 def choices_discard(st: GameState, step: Step) -> Choices:
@@ -198,7 +192,7 @@ def choices_discard(st: GameState, step: Step) -> Choices:
 def resolve_discard(st: GameState, step: Step, choice: str) -> None:
     (card,) = DiscardCard.decode(choice)
     discard_from_hand(st.me, card)
-    _shown(st)
+    shown(st)
     if step["n"] > 1:
         push(st, {"op": "discard", "n": step["n"] - 1})
 
@@ -258,16 +252,16 @@ def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
         return  # at the top no more Research is gained on this track
     p.research[track] += 1
     level = p.research[track]
-    _say(st, S.GAINS_RESEARCH, track=TRACK_NAMES[track], level=level)
+    say(st, S.GAINS_RESEARCH, track=TRACK_NAMES[track], level=level)
     if level in st.edition.research_track["breakthroughs"]:
         token = st.edition.breakthrough[st.breakthroughs[track]]
-        _say(st, S.BREAKTHROUGH, track=TRACK_NAMES[track], effect=token["text"])
+        say(st, S.BREAKTHROUGH, track=TRACK_NAMES[track], effect=token["text"])
         push_effect(st, token["effect"])
     if level == st.edition.research_top and track not in p.assignment_tokens:
         stack = st.assignment_token_stacks[track]
         if stack:
             p.assignment_tokens[track] = stack.pop()
-            _say(st, S.TRACK_TOP, track=TRACK_NAMES[track])
+            say(st, S.TRACK_TOP, track=TRACK_NAMES[track])
 
 
 def _picked_choices(step: Step, options: Choices) -> Choices:
@@ -298,7 +292,7 @@ def resolve_workshop_bonus(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_study_item(st: GameState, step: Step) -> Choices:
-    return _picked_choices(step, _study_item_choices(st, []))
+    return _picked_choices(step, study_item_choices(st, []))
 
 
 _ASSIGNMENT: Final = StudyItem.encode("assignment")
@@ -310,7 +304,7 @@ def resolve_study_item(st: GameState, step: Step, choice: str) -> None:
     if choice == _ASSIGNMENT:
         push(st, {"op": "take_assignment", "main": False})
     else:
-        _gain_study_item(st, choice)
+        gain_study_item(st, choice)
 
 
 def resolve_gain_gear(st: GameState, step: Step, choice: None) -> None:
@@ -319,14 +313,6 @@ def resolve_gain_gear(st: GameState, step: Step, choice: None) -> None:
             return
         st.addition_supply -= 1
     st.me.gear_supply.append(step["gear"])
-
-
-def choices_take_program(st: GameState, step: Step) -> Choices:
-    return choices_study_program(st, step)
-
-
-def resolve_take_program(st: GameState, step: Step, choice: str) -> None:
-    resolve_study_program(st, step, choice)
 
 
 def choices_take_multiplier(st: GameState, step: Step) -> Choices:
@@ -346,15 +332,13 @@ def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
     assert gear is not None
     st.multiplier_display[i] = None
     st.me.gear_supply.append(gear)
-    _say(st, S.TAKES_MULTIPLIER)
-    _slide_and_refill(st, "multiplier")
+    say(st, S.TAKES_MULTIPLIER)
+    slide_and_refill(st, "multiplier")
 
 
 def choices_take_partner(st: GameState, step: Step) -> Choices:
     return [
-        (DisplayCard.encode(s), _partner_label(st, c))
-        for s, c in enumerate(st.partner_display)
-        if c
+        (DisplayCard.encode(s), partner_label(st, c)) for s, c in enumerate(st.partner_display) if c
     ]
 
 
@@ -364,12 +348,16 @@ def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
     assert card is not None
     st.partner_display[slot] = None
     st.me.hand.append(card)
-    _say(st, S.GAINS_CARD, card=partner_name(st, card))
+    say(st, S.GAINS_CARD, card=partner_name(st, card))
     push(st, "keep_eight", {"op": "refill", "display": "partner"})
 
 
+# the label of its Skip choice (declared with its step too: i18n translates it from there)
+NO_FREE_PLAY: Final = "Play no card"
+
+
 def choices_play_free(st: GameState, step: Step) -> Choices:
-    return [(Skip.ID, "Play no card")] + [
+    return [(Skip.ID, NO_FREE_PLAY)] + [
         (PlayCard.encode(c), f"Play {partner_name(st, c)} free: {st.edition.partner[c]['text']}")
         for c in st.me.hand
     ]
@@ -379,7 +367,7 @@ def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
     if choice == Skip.ID:
         return
     (card,) = PlayCard.decode(choice)
-    _say(st, S.PLAYS_FREE, card=partner_name(st, card), effect=st.edition.partner[card]["text"])
+    say(st, S.PLAYS_FREE, card=partner_name(st, card), effect=st.edition.partner[card]["text"])
     play_from_hand(st, card)
 
 
@@ -401,7 +389,7 @@ def resolve_use_display_partner(st: GameState, step: Step, choice: str) -> None:
     if choice != Skip.ID:
         card = st.partner_display[UseDisplayCard.decode(choice)[0]]
         assert card is not None
-        _say(st, S.USES_DISPLAY, card=partner_name(st, card))
+        say(st, S.USES_DISPLAY, card=partner_name(st, card))
         push_effect(st, st.edition.partner[card]["effect"])
 
 
@@ -418,7 +406,7 @@ def resolve_per_disc(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_build(st: GameState, step: Step) -> Choices:
-    out = _build_options(st)
+    out = build_options(st)
     return [SKIP] + out if out else []
 
 
@@ -430,7 +418,7 @@ def resolve_build(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_build_free(st: GameState, step: Step, choice: None) -> None:
     gear = step.get("gear", "add")
-    if gear in st.me.gear_supply and _open_gear_spaces(st.me):
+    if gear in st.me.gear_supply and open_gear_spaces(st.me):
         push(st, {"op": "gear_place", "gear": gear, "free": True})
 
 
@@ -457,12 +445,12 @@ def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
         return
     st.me.gears[UpgradeGear.decode(choice)[0]] = "add"
     st.addition_supply -= 1
-    _say(st, S.UPGRADES)
+    say(st, S.UPGRADES)
 
 
 def choices_meeting_disc(st: GameState, step: Step) -> Choices:
     return [
-        (MeetingRoom.encode(r), f"Place a disc in Meeting room {r + 1}") for r in _open_rooms(st)
+        (MeetingRoom.encode(r), f"Place a disc in Meeting room {r + 1}") for r in open_rooms(st)
     ]
 
 
@@ -474,7 +462,7 @@ def resolve_meeting_disc(st: GameState, step: Step, choice: str) -> None:
 def choices_university_disc(st: GameState, step: Step) -> Choices:
     return [
         (University.encode(c), f"Place a disc on {st.edition.city[c]['name']}")
-        for c in _free_universities(st, st.current)
+        for c in free_universities(st, st.current)
     ]
 
 
@@ -486,7 +474,7 @@ def resolve_university_disc(st: GameState, step: Step, choice: str) -> None:
 def choices_lecture_disc(st: GameState, step: Step) -> Choices:
     return [
         (LectureSpace.encode(i, lvl), f"Place a disc on {loc_name(st, f'lec:{i}:{lvl}')}")
-        for i, lvl in _empty_lectures(st)
+        for i, lvl in empty_lectures(st)
     ]
 
 
@@ -496,9 +484,9 @@ def resolve_lecture_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def _available_spaces(st: GameState) -> list[str]:
-    out = [f"uni:{c}" for c in _free_universities(st, st.current)]
-    out += [f"room:{r}" for r in _open_rooms(st)]
-    out += [f"lec:{i}:{lvl}" for i, lvl in _empty_lectures(st)]
+    out = [f"uni:{c}" for c in free_universities(st, st.current)]
+    out += [f"room:{r}" for r in open_rooms(st)]
+    out += [f"lec:{i}:{lvl}" for i, lvl in empty_lectures(st)]
     return out
 
 
@@ -527,21 +515,21 @@ def choices_move_disc_to(st: GameState, step: Step) -> Choices:
 
 def resolve_move_disc_to(st: GameState, step: Step, choice: str) -> None:
     (loc,) = MoveDiscTo.decode(choice)
-    _take_disc(st, st.current, step["from"])
-    _put_disc(st, st.current, loc)
-    _say(st, S.MOVES_DISC, loc=loc_name(st, step["from"]), loc2=loc_name(st, loc))
+    take_disc(st, st.current, step["from"])
+    put_disc(st, st.current, loc)
+    say(st, S.MOVES_DISC, loc=loc_name(st, step["from"]), loc2=loc_name(st, loc))
 
 
 def resolve_remove_disc(st: GameState, step: Step, choice: None) -> None:
     if st.me.discs > 0:
         st.me.discs -= 1
         st.me.discs_boxed += 1
-        _say(st, S.REMOVES_DISC)
+        say(st, S.REMOVES_DISC)
 
 
 def choices_relocate_university_disc(st: GameState, step: Step) -> Choices:
     mine = [c for c in st.edition.university_cities if st.current in st.university_discs[c]]
-    if not mine or not _free_universities(st, st.current):
+    if not mine or not free_universities(st, st.current):
         return []
     return [SKIP] + [
         (RelocateFrom.encode(c), f"Move your disc from {st.edition.city[c]['name']}") for c in mine
@@ -557,15 +545,15 @@ def resolve_relocate_university_disc(st: GameState, step: Step, choice: str) -> 
 def choices_relocate_to(st: GameState, step: Step) -> Choices:
     return [
         (RelocateTo.encode(c), f"to {st.edition.city[c]['name']}: {city_reward(st, c)[1]}")
-        for c in _free_universities(st, st.current)
+        for c in free_universities(st, st.current)
     ]
 
 
 def resolve_relocate_to(st: GameState, step: Step, choice: str) -> None:
     (city,) = RelocateTo.decode(choice)
-    _take_disc(st, st.current, f"uni:{step['from']}")
-    _put_disc(st, st.current, f"uni:{city}")
-    _say(
+    take_disc(st, st.current, f"uni:{step['from']}")
+    put_disc(st, st.current, f"uni:{city}")
+    say(
         st,
         S.MOVES_DISC,
         loc=st.edition.city[step["from"]]["name"],
@@ -612,7 +600,7 @@ def choices_advanced(st: GameState, step: Step) -> Choices:
 
 def resolve_advanced(st: GameState, step: Step, choice: str) -> None:
     (area,) = AdvancedAction.decode(choice)
-    push(st, *_advanced_steps(st, area, 1))
+    push(st, *advanced_steps(st, area, 1))
 
 
 def choices_breakthrough(st: GameState, step: Step) -> Choices:
@@ -634,14 +622,14 @@ def resolve_breakthrough(st: GameState, step: Step, choice: str) -> None:
 
 def choices_adjust_die(st: GameState, step: Step) -> Choices:
     out: Choices = [SKIP]
-    for where, die in _own_dice(st.me):
+    for where, die in own_dice(st.me):
         v = int(die[1])
         for delta in (-1, 1):
             if 1 <= v + delta <= 6:
                 out.append(
                     (
                         AdjustOwnDie.encode(where, delta),
-                        f"Your {die_name(die)} ({_where_name(where)}) to {v + delta}",
+                        f"Your {die_name(die)} ({where_name(where)}) to {v + delta}",
                     )
                 )
     for s, space in enumerate(st.workshop):
@@ -669,7 +657,7 @@ def resolve_adjust_die(st: GameState, step: Step, choice: str) -> None:
         p = st.me
         die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
         assert die is not None
-        _set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")
+        set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")
     else:
         assert isinstance(value, AdjustWorkshopDie)
         s, idx, delta = value.space, value.index, value.delta
@@ -687,3 +675,188 @@ def choices_choose(st: GameState, step: Step) -> Choices:
 def resolve_choose(st: GameState, step: Step, choice: str) -> None:
     (index,) = Option.decode(choice)
     push_effect(st, step["options"][index]["effect"])
+
+
+# The steps of this module (engine.steps; gathered by engine.rules).
+STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind("run_effect", resolve_run_effect),
+    StepKind("gain", resolve_gain),
+    StepKind("pay", resolve_pay),
+    StepKind("innovation", resolve_innovation),
+    StepKind(
+        "innovation_top",
+        resolve_innovation_top,
+        choices_innovation_top,
+        prompt="Your Innovation reached the top: spend 2 for a Workshop bonus?",
+    ),
+    StepKind("draw", resolve_draw),
+    StepKind(
+        "may_draw",
+        resolve_may_draw,
+        choices_may_draw,
+        prompt="Meetings, advanced level II: draw 2 cards before playing a card free?",
+        place="hand",
+        decline=DRAW_NONE,
+    ),
+    StepKind(
+        "discard",
+        resolve_discard,
+        choices_discard,
+        prompt="Discard a card from your hand.",
+        private=True,
+        place="hand",
+    ),
+    StepKind(
+        "research",
+        resolve_research,
+        choices_research,
+        prompt="Gain 1 Research: on which track?",
+        place="research",
+    ),
+    StepKind("research_step", resolve_research_step, objectives=True),
+    StepKind(
+        "workshop_bonus",
+        resolve_workshop_bonus,
+        choices_workshop_bonus,
+        prompt="Choose a Workshop bonus reward.",
+    ),
+    StepKind(
+        "study_item",
+        resolve_study_item,
+        choices_study_item,
+        prompt="Choose a Study item.",
+        place="study",
+    ),
+    StepKind("gain_gear", resolve_gain_gear),
+    StepKind(
+        "take_multiplier",
+        resolve_take_multiplier,
+        choices_take_multiplier,
+        prompt="Take a Multiplier Gear from the display.",
+        place="meetings",
+    ),
+    StepKind(
+        "take_partner",
+        resolve_take_partner,
+        choices_take_partner,
+        prompt="Take a Partner card from the display.",
+        place="meetings",
+    ),
+    StepKind(
+        "play_free",
+        resolve_play_free,
+        choices_play_free,
+        prompt="You may play a card from your hand without its cost.",
+        private=True,
+        place="hand",
+        decline=NO_FREE_PLAY,
+    ),
+    StepKind("discard_played", resolve_discard_played),
+    StepKind(
+        "use_display_partner",
+        resolve_use_display_partner,
+        choices_use_display_partner,
+        prompt="You may use the effect of a Partner card in the display.",
+        place="meetings",
+    ),
+    StepKind("per_hand", resolve_per_hand),
+    StepKind("per_disc", resolve_per_disc),
+    StepKind(
+        "build",
+        resolve_build,
+        choices_build,
+        prompt="You may build a Gear, paying its cost.",
+        place="mill",
+    ),
+    StepKind("build_free", resolve_build_free),
+    StepKind(
+        "upgrade_subtraction",
+        resolve_upgrade_subtraction,
+        choices_upgrade_subtraction,
+        prompt="Swap a built Subtraction Gear for an Addition Gear?",
+        place="mill",
+    ),
+    StepKind(
+        "meeting_disc",
+        resolve_meeting_disc,
+        choices_meeting_disc,
+        prompt="Place a disc in a Meeting room.",
+        place="meetings",
+    ),
+    StepKind(
+        "university_disc",
+        resolve_university_disc,
+        choices_university_disc,
+        prompt="Place a disc on a University.",
+        place="map",
+    ),
+    StepKind(
+        "lecture_disc",
+        resolve_lecture_disc,
+        choices_lecture_disc,
+        prompt="Place a disc on a Lecture space.",
+        place="lectures",
+    ),
+    StepKind(
+        "move_disc",
+        resolve_move_disc,
+        choices_move_disc,
+        prompt="You may move one of your discs on the main board.",
+        place="discs",
+    ),
+    StepKind(
+        "move_disc_to",
+        resolve_move_disc_to,
+        choices_move_disc_to,
+        prompt="Where does the disc go?",
+        objectives=True,
+        place="discs",
+    ),
+    StepKind("remove_disc", resolve_remove_disc),
+    StepKind(
+        "relocate_university_disc",
+        resolve_relocate_university_disc,
+        choices_relocate_university_disc,
+        prompt="You may move a disc between Universities.",
+        place="map",
+    ),
+    StepKind(
+        "relocate_to",
+        resolve_relocate_to,
+        choices_relocate_to,
+        prompt="To which University?",
+        objectives=True,
+        place="map",
+    ),
+    StepKind(
+        "assignment_token",
+        resolve_assignment_token,
+        choices_assignment_token,
+        prompt="Take a 1-point Assignment Scoring token.",
+        place="research",
+    ),
+    StepKind(
+        "science_token",
+        resolve_science_token,
+        choices_science_token,
+        prompt="Take a 1-point Science Scoring token.",
+    ),
+    StepKind(
+        "advanced", resolve_advanced, choices_advanced, prompt="Take any level I advanced action."
+    ),
+    StepKind(
+        "breakthrough",
+        resolve_breakthrough,
+        choices_breakthrough,
+        prompt="Take the reward of a Breakthrough token.",
+        place="research",
+    ),
+    StepKind(
+        "adjust_die",
+        resolve_adjust_die,
+        choices_adjust_die,
+        prompt="Adjust a die by 1 pip.",
+        place="workshop",
+    ),
+    StepKind("choose", resolve_choose, choices_choose, prompt="Choose one."),
+)

@@ -155,7 +155,7 @@ def objectives(ed: Edition) -> Found:
     yield from _count(ed.objectives, 24, "objectives", "Objective tiles")
     yield from _component(ed, "objective_tiles", 24)
     per_area = Counter(o["area"] for o in ed.objectives)
-    for area in V.AREA_COLOURS:
+    for area in V.AREA_COLOUR:
         if per_area[area] != 6:
             yield "objectives", None, "area", f"{area} has {per_area[area]} tiles, not 6"
         sides = {o["side"] for o in ed.objectives if o["area"] == area}

@@ -2,7 +2,7 @@
 
 Gear spaces are numbered 0-5 for rows (row r, gap g between columns g and g+1 -> r*2+g)
 and 6-11 for columns (column c, gap g between rows g and g+1 -> 6+c*2+g).
-Lines are numbered like engine.state.MILL_LINES: rows 0-2, then columns 0-2.
+Lines are numbered like engine.vocabulary.MILL_LINES: rows 0-2, then columns 0-2.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ LINE_DICE: list[tuple[int, int, int]] = [
     (2, 5, 8),
 ]
 LINE_GEARS: list[tuple[int, int]] = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11)]
-LINE_NAMES = ["top row", "middle row", "bottom row", "left column", "middle column", "right column"]
 
 
 def mill_key(

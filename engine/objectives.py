@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
 from engine.mill import LINE_DICE, LINE_GEARS
@@ -19,35 +20,20 @@ if TYPE_CHECKING:
 # ======================================================================================
 
 
-# The steps after which an Objective may have become met (or unmet): what `objective_met` reads is
-# changed only by these (discs placed or moved, Mill dice, built Gears, Programs, Assignments,
-# Research, Steam, the Partner supply once back to eight). Rules version 2 checks the Objectives
-# after each of them (`turn.claim_objectives`); a new condition reading something else must add
-# the steps that change it here.
-OBJECTIVE_STEPS: Final = frozenset(
-    {
-        "place_disc",
-        "move_disc_to",
-        "relocate_to",
-        "mill_place",
-        "swap_with",
-        "gear_place",
-        "program_place",
-        "assign_column",
-        "research_step",
-        "steam",
-        "keep_eight",
-    }
-)
-
-
 ObjectiveTest = Callable[[GameState, int], bool]
 
 
 def objective_met(st: GameState, seat: int, cond: dict[str, Any]) -> bool:
     """Whether `seat` meets an Objective condition (the edition's own Objectives have their
-    tests ready in `st.edition.objective_test`)."""
+    tests ready in `objective_tests(st.edition)`)."""
     return condition_test(cond, st.edition)(st, seat)
+
+
+@cache
+def objective_tests(ed: Edition) -> dict[str, ObjectiveTest]:
+    """Objective id -> its condition's test `(state, seat) -> met?`, compiled once per edition
+    (here, in the rules: an edition is content and runs no rule code)."""
+    return {o["id"]: condition_test(o["condition"], ed) for o in ed.objectives}
 
 
 def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:

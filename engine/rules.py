@@ -3,22 +3,25 @@
 How it works
 ------------
 The state keeps a stack of pending *steps* (`state.stack`, top last). Each step is a small dict
-`{"op": name, ...}`. For every op there is a `resolve_<op>(st, step, choice)` function and, if the
-step may need a player's decision, a `choices_<op>(st, step)` function that returns the legal
-choices as `(id, label)` pairs in a stable order (or AUTO to resolve without asking).
+`{"op": name, ...}`. Every op is declared once, in the `STEPS` of the module of its area of the
+game (`engine.steps.StepKind`): a `resolve(st, step, choice)` function and, if the step may need a
+player's decision, a `choices(st, step)` function that returns the legal choices as `(id, label)`
+pairs in a stable order (or AUTO to resolve without asking), with its prompt and the other traits
+of the decision. This module gathers them into `STEPS` and reads its tables from it.
 
 `run()` resolves steps until one needs a decision with two or more choices (a step with a single
 legal choice is applied at once, one with none is skipped: "if you are unable to gain the benefits
 of an effect you do not gain them"). Card, tile and space effects are lists of steps taken from
-the game's edition (`engine.edition`), so the same interpreter runs all of them, and a pending chain of effects is
-plain data that survives serialisation.
+the game's edition (`engine.edition`), so the same interpreter runs all of them, and a pending
+chain of effects is plain data that survives serialisation.
 
 Where things are
 ----------------
-- this module: setup (`new_game`, `replay`), the decision loop (`run`, `legal_choices`,
-  `decision`, `apply`) and the table of step functions;
-- `engine.turn`: the turn itself (Workshop turn, Actions turn with the main and advanced actions,
-  Publish or Build, end of turn);
+- this module: setup (`new_game`, `replay`, the draft), the decision loop (`run`,
+  `legal_choices`, `decision`, `apply`) and the registry of every step (`STEPS`);
+- `engine.turn`: the turn itself (Workshop turn or Actions turn, the advanced actions, the end of
+  a turn); `engine.workshop`, `engine.study`, `engine.travel`, `engine.meetings`,
+  `engine.institutions`, `engine.discs`, `engine.publish`: the steps of each area;
 - `engine.effects`: the effect steps of the rulebook's Icon Reference;
 - `engine.objectives`: Objective conditions;
 - `engine.common`: helpers shared by all of them (chance, displays, discs on the main board).
@@ -26,10 +29,20 @@ Where things are
 
 from __future__ import annotations
 
-import sys
-from typing import Any
+from typing import Any, Final
 
-from engine import effects, rng, turn
+from engine import (
+    discs,
+    effects,
+    institutions,
+    meetings,
+    publish,
+    rng,
+    study,
+    travel,
+    turn,
+    workshop,
+)
 from engine import sentences as S
 from engine import vocabulary as V
 from engine.choices import Done, DraftCard, Skip
@@ -37,26 +50,19 @@ from engine.common import (
     AUTO,
     Choices,
     Step,
-    _draw_cards,
-    _draw_die,
-    _partner_label,
-    _say,
-    _slide_and_refill,
+    draw_cards,
+    draw_die,
+    partner_label,
     partner_name,
     push,
+    say,
+    slide_and_refill,
 )
 from engine.edition import edition
-from engine.objectives import OBJECTIVE_STEPS
-from engine.state import (
-    AREAS,
-    Choice,
-    Decision,
-    GameSetup,
-    GameState,
-    IllegalChoice,
-    PlayerState,
-)
+from engine.state import Choice, Decision, GameSetup, GameState, IllegalChoice, PlayerState
+from engine.steps import StepKind, registry
 from engine.versions import rule
+from engine.vocabulary import AREAS
 
 # ======================================================================================
 # Setup
@@ -115,8 +121,7 @@ def new_game(setup: GameSetup) -> GameState:
     remove = ed.dice_removed_per_colour[n]
     st.bag = [c for c in V.DIE_COLOURS for _ in range(ed.dice_per_colour - remove)]
     st.workshop = [
-        [_draw_die(st) for _ in range(ed.workshop_dice_per_space)]
-        for _ in range(ed.workshop_spaces)
+        [draw_die(st) for _ in range(ed.workshop_dice_per_space)] for _ in range(ed.workshop_spaces)
     ]
 
     st.program_deck = [p["id"] for p in ed.programs]
@@ -129,7 +134,7 @@ def new_game(setup: GameSetup) -> GameState:
     st.rng = rng.shuffle(st.rng, st.multiplier_deck)
     st.multiplier_display = [None] * ed.multiplier_display
     for name in ("program", "assignment", "multiplier"):
-        _slide_and_refill(st, name)
+        slide_and_refill(st, name)
 
     # Partners: one tier-1 card each, tier-1 deck cut to 6, tier 2 under it.
     tier1 = [p["id"] for p in ed.partners if p["tier"] == 1]
@@ -141,7 +146,7 @@ def new_game(setup: GameSetup) -> GameState:
         tier1 = tier1[: ed.tier1_deck_after_deal]
     st.partner_deck = tier2 + tier1  # the top of a deck is the end of its list
     st.partner_display = [None] * ed.partner_display
-    _slide_and_refill(st, "partner")
+    slide_and_refill(st, "partner")
 
     st.addition_supply = ed.addition_gears - n
     for i, p in enumerate(players):
@@ -171,7 +176,7 @@ def _join_deck(st: GameState, p: PlayerState, tier1_card: str) -> None:
     """Shuffle the tier 1 card into the starting deck and draw the opening hand of four."""
     p.deck.append(tier1_card)
     st.rng = rng.shuffle(st.rng, p.deck)
-    _draw_cards(st, p, st.edition.start_hand)
+    draw_cards(st, p, st.edition.start_hand)
 
 
 def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
@@ -179,14 +184,27 @@ def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_draft(st: GameState, step: Step) -> Choices:
-    return [(DraftCard.encode(c), _partner_label(st, c)) for c in st.ctx["draft"]]
+    return [(DraftCard.encode(c), partner_label(st, c)) for c in st.ctx["draft"]]
 
 
 def resolve_draft(st: GameState, step: Step, choice: str) -> None:
     (card,) = DraftCard.decode(choice)
     st.ctx["draft"].remove(card)
     _join_deck(st, st.me, card)
-    _say(st, S.DRAFTS, card=partner_name(st, card))
+    say(st, S.DRAFTS, card=partner_name(st, card))
+
+
+# The steps of the setup: the experienced players' draft of the dealt tier 1 cards (engine.steps).
+SETUP_STEPS: Final[tuple[StepKind, ...]] = (
+    StepKind("set_seat", resolve_set_seat),
+    StepKind(
+        "draft",
+        resolve_draft,
+        choices_draft,
+        prompt="Draft one of the dealt Partner cards: it goes into your deck.",
+        place="hand",
+    ),
+)
 
 
 def replay(setup: GameSetup, choices: list[str]) -> GameState:
@@ -283,9 +301,7 @@ def decision(st: GameState) -> Decision | None:
         return None
     step = st.stack[-1]
     options = legal_choices(st)
-    prompt = PROMPTS.get(step["op"], step["op"])
-    if callable(prompt):
-        prompt = prompt(st, step)
+    prompt = PROMPTS[step["op"]]  # (every step that asks has one: engine.steps.registry)
     return Decision(
         player=st.current,
         kind=step["op"],
@@ -323,77 +339,33 @@ def can_undo(st: GameState) -> bool:
 # ======================================================================================
 
 
-def _collect(prefix: str) -> dict[str, Any]:
-    """Every step function named <prefix><op> in the step modules, keyed by op."""
-    table: dict[str, Any] = {}
-    for module in (turn, effects, sys.modules[__name__]):
-        for name, fn in vars(module).items():
-            if name.startswith(prefix) and callable(fn):
-                table[name[len(prefix) :]] = fn
-    return table
-
-
-CHOICES: dict[str, Any] = _collect("choices_")
-RESOLVE: dict[str, Any] = _collect("resolve_")
+# The modules of the steps, each declaring its own in STEPS (a new module of steps joins here).
+STEP_MODULES: Final = (
+    turn,
+    workshop,
+    study,
+    travel,
+    meetings,
+    institutions,
+    discs,
+    publish,
+    effects,
+)
+# Every step of the rules, by op: each module's own declaration (engine.steps), checked at import
+# against the stored choice-id forms. The tables below are read from it.
+STEPS: Final[dict[str, StepKind]] = registry(
+    SETUP_STEPS, *[module.STEPS for module in STEP_MODULES]
+)
+# the loop's tables (tests wrap them: not Final)
+CHOICES: dict[str, Any] = {op: k.choices for op, k in STEPS.items() if k.choices}
+RESOLVE: dict[str, Any] = {op: k.resolve for op, k in STEPS.items()}
+PROMPTS: Final[dict[str, str]] = {op: k.prompt for op, k in STEPS.items() if k.prompt}
+# Decisions whose choices name cards in the player's hand (hidden information).
+PRIVATE_DECISIONS: Final = frozenset(op for op, k in STEPS.items() if k.private)
+# The steps after which rules version 2 checks the Objectives (turn.claim_objectives).
+OBJECTIVE_STEPS: Final = frozenset(op for op, k in STEPS.items() if k.objectives)
+# The AI's quick answer of a decision, if it has one (engine.ai).
+AI_DEFAULTS: Final[dict[str, str]] = {op: k.ai_default for op, k in STEPS.items() if k.ai_default}
 
 # Choices that decline: a decision offering one is optional.
 _OPTIONAL = (Skip.ID, Done.ID)
-
-# Decisions whose choices name cards in the player's hand (hidden information).
-PRIVATE_DECISIONS = frozenset({"partner_play", "play_free", "keep_eight", "hand_limit", "discard"})
-
-PROMPTS: dict[str, Any] = {
-    "turn": "Your turn: take a die from the Workshop, or use a die from your Store for its action.",
-    "ws_push": "Which die does your moving die push out? (it becomes your active die)",
-    "ws_adjust": "You may spend 1 Coal to adjust any Workshop die by 1.",
-    "partner_play": "You may play one Partner card with your active die.",
-    "mill_place": "Place your active die in your Mill.",
-    "study_program": "Ada's Study: choose a Program tile.",
-    "take_program": "Choose a Program tile.",
-    "program_place": "Place the Program on a line of your Mill (you gain that space's bonus).",
-    "study_reward": "Ada's Study: choose a Study reward.",
-    "take_assignment": "Choose an Assignment card.",
-    "assign_column": "Which Assignment column does the card go in?",
-    "travel_move": "Travel: where do you go? (you pay for every route)",
-    "move_small": "You may move free to a nearby Small City.",
-    "move_university": "Move to the nearest University.",
-    "meet_room": "Meetings: which room do you attend, and how do you pay?",
-    "meet_card": "Choose a Partner card from the display.",
-    "keep_eight": "You have more than eight Partner cards: remove one from your hand or discard pile.",
-    "may_draw": "Meetings, advanced level II: draw 2 cards before playing a card free?",
-    "lecture": "Institutions: where do you give a Lecture?",
-    "lower_space": "Advanced: you may gain the reward of an unoccupied lower space.",
-    "place_disc": "You have no discs left on your board: move one from the main board?",
-    "publish_or_build": "End of turn: Publish (spend a Book), Build a Gear, or neither.",
-    "gear_place": "Where do you build the Gear?",
-    "steam": "Advance your Steam marker?",
-    "stack_disc": "Stack a disc on one of your discs.",
-    "pips": "Change your dice (up to 4 pips in all).",
-    "swap_die": "Which of your dice do you swap with a Workshop die?",
-    "swap_with": "Which Workshop die do you swap it with?",
-    "hand_limit": "Hand limit: discard down to five cards.",
-    "innovation_top": "Your Innovation reached the top: spend 2 for a Workshop bonus?",
-    "discard": "Discard a card from your hand.",
-    "research": "Gain 1 Research: on which track?",
-    "workshop_bonus": "Choose a Workshop bonus reward.",
-    "study_item": "Choose a Study item.",
-    "take_multiplier": "Take a Multiplier Gear from the display.",
-    "take_partner": "Take a Partner card from the display.",
-    "play_free": "You may play a card from your hand without its cost.",
-    "use_display_partner": "You may use the effect of a Partner card in the display.",
-    "build": "You may build a Gear, paying its cost.",
-    "upgrade_subtraction": "Swap a built Subtraction Gear for an Addition Gear?",
-    "meeting_disc": "Place a disc in a Meeting room.",
-    "university_disc": "Place a disc on a University.",
-    "lecture_disc": "Place a disc on a Lecture space.",
-    "move_disc": "You may move one of your discs on the main board.",
-    "move_disc_to": "Where does the disc go?",
-    "relocate_university_disc": "You may move a disc between Universities.",
-    "relocate_to": "To which University?",
-    "assignment_token": "Take a 1-point Assignment Scoring token.",
-    "science_token": "Take a 1-point Science Scoring token.",
-    "advanced": "Take any level I advanced action.",
-    "breakthrough": "Take the reward of a Breakthrough token.",
-    "adjust_die": "Adjust a die by 1 pip.",
-    "choose": "Choose one.",
-}

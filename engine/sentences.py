@@ -21,10 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.mill import LINE_NAMES
-from engine.state import COLOUR_NAMES, TRACK_NAMES
+from engine.vocabulary import AREA_TITLE, COLOUR_NAMES, LINE_NAMES, TRACK_NAMES
 
-AREA_TITLES = ("Workshop", "Ada's Study", "Travel", "Meetings", "Institutions")
 _AMOUNT_PART = r"(?:£\d+|\d+ (?:Coal|Brass|Book\(s\)|Innovation))"
 
 
@@ -47,7 +45,7 @@ FIELD_PATTERNS: dict[str, str] = {
     "n": r"\d+",
     "players": r"\d+",
     "roman": r"I+",
-    "area": _alternatives(AREA_TITLES),
+    "area": _alternatives(AREA_TITLE.values()),
     "track": _alternatives(TRACK_NAMES.values()),
     "line": _alternatives(LINE_NAMES),
     "amount": f"{_AMOUNT_PART}(?:, {_AMOUNT_PART})*",

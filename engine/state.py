@@ -20,13 +20,12 @@ from engine.choices import parse as parse_choice
 from engine.edition import FIRST_EDITION, NAME_PATTERN, Edition, default_edition_name, edition
 from engine.versions import LATEST_RULES, RULES_VERSIONS
 
-AREAS: Final = ["study", "travel", "meetings", "institutions"]
-AREA_COLOUR: Final = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
-COLOUR_AREA: Final = {c: a for a, c in AREA_COLOUR.items()}
-COLOUR_NAMES: Final = {"Y": "yellow", "B": "blue", "G": "green", "P": "purple", "K": "grey"}
-TRACK_NAMES: Final = {"P": "Ada's Study", "B": "Travel", "Y": "Meetings", "G": "Institutions"}
-MILL_LINES: Final = ["row0", "row1", "row2", "col0", "col1", "col2"]
-
+# The game's names are defined once, in engine.vocabulary (re-exported: render reads them here).
+from engine.vocabulary import AREA_COLOUR as AREA_COLOUR
+from engine.vocabulary import AREAS as AREAS
+from engine.vocabulary import COLOUR_AREA as COLOUR_AREA
+from engine.vocabulary import COLOUR_NAMES
+from engine.vocabulary import MILL_LINES as MILL_LINES
 
 DIE_NAMES: Final = {
     f"{c}{v}": f"{name} {v}" for c, name in COLOUR_NAMES.items() for v in range(1, 7)

@@ -90,14 +90,29 @@ PROGRAM_CRITERIA_KINDS: dict[str, frozenset[str]] = {
 }
 
 # Names the rules give (content-facts.md) and the engine's code is written with.
-COLOURS_MAIN = ("P", "B", "Y", "G")  # action colours: Study, Travel, Meetings, Institutions
 DIE_COLOURS = ("Y", "B", "G", "P", "K")  # "K" grey is wild
 SCIENCES = ("mathematics", "physics", "astronomy", "engineering")
 REGIONS = ("southern", "central", "scottish")
-AREA_COLOURS = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
+# the action areas, in the board's order (an Objective's disc location "obj:<a>" counts them)
+AREAS = ("study", "travel", "meetings", "institutions")
+AREA_COLOUR = {"study": "P", "travel": "B", "meetings": "Y", "institutions": "G"}
+COLOUR_AREA = {c: a for a, c in AREA_COLOUR.items()}
+COLOURS_MAIN = tuple(AREA_COLOUR[area] for area in AREAS)  # the action colours: P, B, Y, G
+# What the engine's texts (log lines, labels, prompts) call the areas, colours, tracks and lines
+AREA_TITLE = {
+    "workshop": "Workshop",
+    "study": "Ada's Study",
+    "travel": "Travel",
+    "meetings": "Meetings",
+    "institutions": "Institutions",
+}
+COLOUR_NAMES = {"Y": "yellow", "B": "blue", "G": "green", "P": "purple", "K": "grey"}
+# a Research track is named after its action area
+TRACK_NAMES = {colour: AREA_TITLE[area] for area, colour in AREA_COLOUR.items()}
 NEED_KINDS = ("value", "minus1", "money")
 ROUTE_KINDS = ("road", "rail", "ferry")
 MILL_LINES = ("row0", "row1", "row2", "col0", "col1", "col2")
+LINE_NAMES = ("top row", "middle row", "bottom row", "left column", "middle column", "right column")
 MILL_SIZE = 3  # 3x3 die slots (engine.mill)
 MILL_GEAR_SPACES = 12  # between them, 2 per row and 2 per column
 GEAR_KINDS = ("add", "sub")  # Multipliers are named by their tile id

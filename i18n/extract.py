@@ -119,7 +119,7 @@ def _engine(catalog: Catalog) -> None:
 
     for context, texts in engine_tables().items():
         for text in texts:
-            _add(catalog, text, context, f"engine {context}")
+            _add(catalog, text, context, f"engine {context or 'label'}")
     ed = edition("designed-1")
     for kind in RULES_SUMMARY:
         s = summary(kind)

@@ -4,9 +4,10 @@ The engine speaks English only, and its log and choice ids are stored forever, s
 changes what it writes. A translation is rebuilt from structured data instead:
 
 - a **choice label** from the choice's typed value (``engine.choices.parse(kind, id)``) and the
-  state the decision is asked in, as ``engine/turn.py`` and ``engine/effects.py`` build it in
-  English (``tests/test_i18n_game.py`` holds the English rebuild equal to the engine's label for
-  every choice of many games, so the two cannot drift apart);
+  state the decision is asked in, as the engine's step modules (``engine/turn.py``, the area
+  modules, ``engine/effects.py``) build it in English (``tests/test_i18n_game.py`` holds the
+  English rebuild equal to the engine's label for every choice of many games, so the two cannot
+  drift apart);
 - a **log line** from its sentence and fields (``engine.sentences.parse``), each field said in the
   language by what it is (a die, an area, resources, a place on the board, a content text);
 - a **content text** (card effects, Objectives, Programs, Assignment titles, Institutions) from the
@@ -23,18 +24,13 @@ from typing import Any
 
 from engine import choices as C
 from engine import sentences
-from engine.common import AREA_TITLE, lecture_costs
-from engine.mill import LINE_NAMES
-from engine.state import (
-    AREAS,
-    COLOUR_AREA,
-    COLOUR_NAMES,
-    TRACK_NAMES,
-    Choice,
-    Decision,
-    GameState,
-)
-from engine.turn import publish_boxes_disc
+from engine.common import SKIP as ENGINE_SKIP
+from engine.common import lecture_costs
+from engine.publish import PUBLISH_TEXT, publish_boxes_disc
+from engine.rules import STEPS
+from engine.state import Choice, Decision, GameState
+from engine.study import STUDY_ITEM_TEXT
+from engine.vocabulary import AREA_TITLE, AREAS, COLOUR_AREA, COLOUR_NAMES, LINE_NAMES, TRACK_NAMES
 from i18n import N_, NP_, Lang
 
 # -- the game's words --------------------------------------------------------------------------
@@ -192,7 +188,6 @@ def city_reward(tr: Lang, st: GameState, city: str) -> str:
 #: every prompt says what to choose.
 CLEARER_PROMPTS = {
     "choose": NP_("prompt", "Choose the reward you gain."),
-    "draft": NP_("prompt", "Draft one of the dealt Partner cards: it goes into your deck."),
 }
 
 
@@ -203,33 +198,18 @@ def prompt(tr: Lang, dec: Decision) -> str:
 
 # -- choice labels -----------------------------------------------------------------------------
 
-SKIP = N_("Skip")
-_SKIPS = {
-    "ws_adjust": N_("Don't adjust a Workshop die"),
-    "partner_play": N_("Play no Partner card"),
-    "play_free": N_("Play no card"),
-    "may_draw": N_("Draw none"),
-    "place_disc": N_("Place no disc"),
-    "publish_or_build": N_("Neither Publish nor Build"),
-}
-PUBLISH = {
-    "workshop": N_("advance Steam one space (paying its Coal)"),
-    "study": N_("stack a disc on one of your discs and take that area's level I advanced action"),
-    "travel": N_("change your dice by up to 4 pips"),
-    "meetings": N_("take a Multiplier Gear from the display"),
-    "institutions": N_("swap a die on your board with a Workshop die"),
-}
+# The engine's fixed label texts, declared once there (a step's Skip label, each area's Publish,
+# the Study items) and translated here: i18n.extract takes them from engine_tables.
+SKIP = ENGINE_SKIP[1]
+_SKIPS = {op: kind.decline for op, kind in STEPS.items() if kind.decline}
+PUBLISH = PUBLISH_TEXT
 #: Ada's Study's Publish with nothing to stack on: said before the click (a player would not
 #: expect the disc to leave the game)
 PUBLISH_BOXES = N_(
     "no disc of yours on the main board to stack on, so one of your discs leaves the game "
     "instead (no advanced action)"
 )
-_ITEMS = {
-    "book": N_("Gain 1 Book"),
-    "gear": N_("Gain 1 Addition Gear"),
-    "assignment": N_("Gain 1 Assignment card"),
-}
+_ITEMS = STUDY_ITEM_TEXT
 
 
 def label(tr: Lang, st: GameState, dec: Decision, choice: Choice, *, rebuild: bool = False) -> str:
@@ -715,12 +695,14 @@ def category(tr: Lang, name: str) -> str:
     return tr.p_("score", name)
 
 
-def engine_tables() -> dict[str, list[str]]:
-    """The engine's texts that the catalogs translate, by context (for i18n.extract)."""
+def engine_tables() -> dict[str | None, list[str]]:
+    """The engine's texts that the catalogs translate, by context (for i18n.extract; None: the
+    choice labels, which have none)."""
     from engine.rules import PROMPTS
     from engine.scoring import CATEGORIES
 
     return {
+        None: [SKIP, *_SKIPS.values(), *PUBLISH.values(), *_ITEMS.values()],
         "prompt": [p for p in PROMPTS.values() if isinstance(p, str)],
         "log": [s.text for s in sentences.SENTENCES],
         "area": list(AREA_TITLE.values()),

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import choices
+from engine.rules import STEPS
 from engine.state import GameState
 from i18n import N_, _
 from render import focus_areas as A
@@ -53,66 +54,9 @@ from render.focus_parts import (
 )
 from render.scorepad import draw_scorepad
 
-FOCUS_OF_KIND: dict[str, str] = {
-    # Workshop: choosing, pushing, adjusting or swapping a die
-    "turn": "workshop",
-    "ws_push": "workshop",
-    "ws_adjust": "workshop",
-    "swap_with": "workshop",
-    "adjust_die": "workshop",
-    # travel map
-    "travel_move": "map",
-    "move_small": "map",
-    "move_university": "map",
-    "relocate_university_disc": "map",
-    "relocate_to": "map",
-    "university_disc": "map",
-    # Meetings: rooms, Partner display, Multiplier display
-    "meet_room": "meetings",
-    "meet_card": "meetings",
-    "may_draw": "hand",
-    "take_partner": "meetings",
-    "use_display_partner": "meetings",
-    "meeting_disc": "meetings",
-    "take_multiplier": "meetings",
-    # Institutions: the Lecture grid
-    "lecture": "lectures",
-    "lower_space": "lectures",
-    "lecture_disc": "lectures",
-    # the player's Mill
-    "mill_place": "mill",
-    "gear_place": "mill",
-    "program_place": "mill",
-    "publish_or_build": "mill",
-    "build": "mill",
-    "pips": "mill",
-    "swap_die": "mill",
-    "upgrade_subtraction": "mill",
-    "steam": "mill",
-    # Ada's Study
-    "study_program": "study",
-    "take_program": "study",
-    "study_reward": "study",
-    "study_item": "study",
-    "take_assignment": "study",
-    "assign_column": "study",
-    # Research tracks
-    "research": "research",
-    "breakthrough": "research",
-    "assignment_token": "research",
-    # Partner cards in hand (private) and the setup draft
-    "partner_play": "hand",
-    "play_free": "hand",
-    "discard": "hand",
-    "hand_limit": "hand",
-    "keep_eight": "hand",
-    "draft": "hand",
-    # discs on the main board: decided by where the options are (see _disc_focus)
-    "place_disc": "discs",
-    "stack_disc": "discs",
-    "move_disc": "discs",
-    "move_disc_to": "discs",
-}
+# The picture of each decision kind: the board place its step declares (engine.steps; "discs":
+# decided by where the options are, see _disc_focus).
+FOCUS_OF_KIND: dict[str, str] = {op: kind.place for op, kind in STEPS.items() if kind.place}
 
 TITLES = {
     "workshop": N_("Workshop"),

@@ -18,6 +18,7 @@ from engine.common import lecture_cost
 from engine.edition import Edition
 from engine.mill import gear_operator
 from engine.state import AREA_COLOUR, AREAS, COLOUR_AREA, MILL_LINES, GameState
+from engine.turn import area_possible
 from i18n import N_, _, n_, p_
 from render._common import (
     ROUTE_NAMES,
@@ -119,16 +120,6 @@ def _dice_rows(dice: list[str]) -> int:
 
 # Spaces 1-3 down the left column, 4-6 up the right one: the clockwise ring of the board.
 SPACE_AT = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)]  # space -> (column, row)
-
-
-def _area_possible(st: GameState, area: str) -> bool | None:
-    """Whether the decider could take this Action (the engine's own test); None if unknown."""
-    from engine import turn
-
-    try:
-        return bool(turn._area_possible(st, area))
-    except Exception:  # the engine's internals moved: the picture simply says less
-        return None
 
 
 def _bonus_text(st: GameState, s: int) -> str:
@@ -297,7 +288,7 @@ def _store_strip(cv: Canvas, st: GameState, dec: Pending, y: int) -> int:
         )
         ax = item.bbox[2] + 16
         for area in AREAS:
-            ok = _area_possible(st, area) if seat == st.current else None
+            ok = area_possible(st, area) if seat == st.current else None
             cv.swatch((ax, y + 2, ax + 44, y + 46), AREA_COLOUR[area])
             sign = "" if ok is None else "\u2714" if ok else "\u2718"
             if sign:

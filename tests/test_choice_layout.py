@@ -23,9 +23,8 @@ MENU_MAX = 10  # no menu longer than this where the choices have a natural group
 class TestPrompts:
     def test_every_prompt_says_what_to_choose(self) -> None:
         """No bare "Choose one." and no decision whose prompt is its own name ("draft")."""
-        kinds = set(PROMPTS) | {"draft"}
-        for kind in kinds:
-            dec = Decision(player=0, kind=kind, prompt=PROMPTS.get(kind, kind), choices=[])
+        for kind, text in PROMPTS.items():
+            dec = Decision(player=0, kind=kind, prompt=text, choices=[])
             for code in LANGS:
                 said = words.prompt(i18n.get(code), dec)
                 assert said != kind and len(said) > 5, (code, kind, said)

@@ -13,9 +13,9 @@ from hypothesis import strategies as hs
 from engine import GameSetup, choices, new_game
 from engine.choices import DECISION_FORMS, BadChoiceId, ChoiceValue, parse
 from engine.edition import FIRST_EDITION, edition
-from engine.rules import CHOICES, decision, run
+from engine.rules import STEPS, decision, run
 from engine.state import GameState
-from engine.vocabulary import AREA_COLOURS, SCIENCES
+from engine.vocabulary import AREA_COLOUR, SCIENCES
 from tests.engine_helpers import fresh
 
 # Version 1 of the format, form by form. Stored games use these: a change here is a new format
@@ -192,7 +192,7 @@ _FIELD_VALUES = {
     "word": hs.from_regex(r"[a-z][a-z0-9_]{0,14}", fullmatch=True),
     "colour": hs.sampled_from("PBYG"),
     "sign": hs.sampled_from([-1, 1]),
-    "area": hs.sampled_from(list(AREA_COLOURS)),
+    "area": hs.sampled_from(list(AREA_COLOUR)),
     "pay": hs.sampled_from(["money", "innovation"]),
     "science": hs.sampled_from(SCIENCES),
     "item": hs.sampled_from(["book", "gear", "assignment"]),
@@ -223,8 +223,8 @@ class TestTheFormat:
         assert {cls.__name__: cls.PATTERN for cls in FORMS} == FROZEN_PATTERNS
 
     def test_every_decision_of_the_engine_has_its_forms(self):
-        # a decision is a step with a choices_<op> function (engine.rules.CHOICES)
-        assert set(DECISION_FORMS) == set(CHOICES)
+        # a decision is a step declared with a choices function (engine.steps, rules.STEPS)
+        assert set(DECISION_FORMS) == {op for op, k in STEPS.items() if k.choices is not None}
 
     def test_the_documented_table_is_the_table(self):
         doc = choices.__doc__ or ""

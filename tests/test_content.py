@@ -269,7 +269,7 @@ class TestDice:
     def test_action_colours(self):
         # content-facts.md: Study purple, Travel blue, Meetings yellow, Institutions green
         assert V.COLOURS_MAIN == ("P", "B", "Y", "G")
-        assert V.AREA_COLOURS == {
+        assert V.AREA_COLOUR == {
             "study": "P",
             "travel": "B",
             "meetings": "Y",

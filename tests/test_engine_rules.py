@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from engine import GameState
 from engine import vocabulary as V
-from engine.common import _put_disc, lecture_cost, university_prestige
+from engine.common import lecture_cost, put_disc, university_prestige
 from engine.edition import FIRST_EDITION, edition
+from engine.institutions import choices_lecture
 from engine.mill import evaluate, line_value
 from engine.rules import forget_choices, run
 from engine.scoring import lectures, leftovers, lines, meetings, ranking, science_tokens
-from engine.turn import choices_lecture
 from tests.engine_helpers import choose, fresh, ids, kind
 
 ED = edition(FIRST_EDITION)
@@ -430,10 +430,10 @@ class TestObjectives:
         # space; once play reaches the first player again, the lower one.
         st = fresh(players=3)
         st.round = 4
-        _put_disc(st, 1, "obj:2")
-        _put_disc(st, 2, "obj:2")
+        put_disc(st, 1, "obj:2")
+        put_disc(st, 2, "obj:2")
         st.round = 5
-        _put_disc(st, 0, "obj:2")
+        put_disc(st, 0, "obj:2")
         assert st.objective_discs[2] == [[1, "high"], [2, "high"], [0, "low"]]
 
     def test_isobel_three_rooms_objective(self) -> None:

@@ -6,12 +6,17 @@ third-party side); the store keeps games and knows no words or pictures; i18n tr
 engine's texts; render draws from the engine's per-viewer view; cogs turn Discord's events into
 moves. A module-level import and a late import inside a function count alike: a late import
 hides a cycle, it does not remove it.
+
+Inside the engine the same holds for its own layers: words and stored formats <- content <- state
+<- rules <- the AI and the command line, with no cycle between engine modules.
 """
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+from engine import rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,3 +161,110 @@ def test_the_render_checks_see_cycles_and_late_imports(tmp_path: Path) -> None:
         "from render._draw import Canvas\n\ndef f():\n    from render import focus_areas\n"
     )
     assert render_imports(sample) == [("render._draw", False), ("render.focus_areas", True)]
+
+
+# -- inside the engine ------------------------------------------------------------------------
+
+# The engine's own layers, lowest first (docs/DEVELOPING.md, "Inside the engine"): the words and
+# stored formats; the content of an edition; the state; the rules (the steps of each area, the
+# decision loop, scoring); and what uses the rules (the AI, the command line, the package). A
+# module may import its own layer and the layers below it.
+ENGINE_LAYERS: list[tuple[str, set[str]]] = [
+    (
+        "words and stored formats",
+        {"vocabulary", "sentences", "choices", "versions", "rng", "compiled"},
+    ),
+    ("content", {"edition", "edition_file", "edition_checks", "facts", "help"}),
+    ("state", {"state", "copies", "view"}),
+    (
+        "rules",
+        {"common", "objectives", "mill", "scoring", "steps", "rules"}
+        | {module.__name__.removeprefix("engine.") for module in rules.STEP_MODULES},
+    ),
+    ("AI and the command line", {"ai", "__main__", "record", "__init__"}),
+]
+ENGINE_LAYER = {module: n for n, (_, modules) in enumerate(ENGINE_LAYERS) for module in modules}
+# Imports against the layers or round in a cycle, each with its reason: GameState's methods in
+# the style of python-chess (`state.apply(choice)`, `state.decision`, `state.final_scores()`,
+# `state.view(seat)`) hand over, late, to the rules and to the view; the rules never call them.
+ENGINE_EXCEPTIONS = {("state", "rules"), ("state", "scoring"), ("state", "view")}
+
+
+def engine_imports(path: Path) -> set[str]:
+    """The engine modules a module imports at run time, late imports included (imports under
+    `if TYPE_CHECKING:` are only annotations, and left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hints = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        for child in node.body
+        for inner in ast.walk(child)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in hints:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("engine.")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("engine."):
+                found.add(node.module.split(".")[1])
+            elif node.module == "engine":  # from engine import rules, GameState
+                found |= {a.name for a in node.names if a.name in ENGINE_LAYER} or {"__init__"}
+    return found - {path.stem}
+
+
+def test_every_engine_module_has_a_layer() -> None:
+    modules = {p.stem for p in (ROOT / "engine").glob("*.py")}
+    assert modules == set(ENGINE_LAYER), modules ^ set(ENGINE_LAYER)
+
+
+def test_engine_modules_import_only_their_layer_and_below() -> None:
+    wrong = []
+    for path in sorted((ROOT / "engine").glob("*.py")):
+        mine = ENGINE_LAYER[path.stem]
+        for imported in sorted(engine_imports(path)):
+            if ENGINE_LAYER[imported] > mine and (path.stem, imported) not in ENGINE_EXCEPTIONS:
+                layer = ENGINE_LAYERS[ENGINE_LAYER[imported]][0]
+                wrong.append(
+                    f"engine/{path.name} ({ENGINE_LAYERS[mine][0]}) imports {imported} ({layer})"
+                )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_engine_modules_form_no_cycle() -> None:
+    # within a layer too: a step module never imports the loop (engine.rules), an area module
+    # never imports one that imports it
+    graph = {p.stem: engine_imports(p) - {"__init__"} for p in (ROOT / "engine").glob("*.py")}
+    for a, b in ENGINE_EXCEPTIONS:
+        graph[a].discard(b)
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        assert module not in path, " -> ".join([*path, module])
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_the_engine_exceptions_are_real_imports() -> None:
+    # an exception that is no longer needed would hide the next import of that kind
+    for a, b in ENGINE_EXCEPTIONS:
+        assert b in engine_imports(ROOT / "engine" / f"{a}.py"), (a, b)
+
+
+def test_the_engine_contract_is_enforced(tmp_path: Path) -> None:
+    # a late import counts, an annotation-only import does not
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\nfrom engine import rules, vocabulary as V\n"
+        "if TYPE_CHECKING:\n    from engine.ai import Policy\n"
+        "def f():\n    from engine.state import GameState\n"
+    )
+    assert engine_imports(sample) == {"rules", "vocabulary", "state"}

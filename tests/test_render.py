@@ -20,7 +20,7 @@ from PIL import Image, ImageChops
 from engine import GameSetup, GameState, new_game
 from engine import vocabulary as V
 from engine.edition import FIRST_EDITION, edition
-from engine.state import AREAS
+from engine.vocabulary import AREAS
 from render import board_png, focus_png, mill_png, scorepad_png
 from render._draw import Canvas, TextItem
 from render._state import as_state

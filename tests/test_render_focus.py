@@ -28,7 +28,7 @@ from PIL import Image
 
 from engine import GameSetup, GameState, new_game
 from engine.edition import FIRST_EDITION, edition
-from engine.rules import CHOICES, PRIVATE_DECISIONS, forget_choices
+from engine.rules import PRIVATE_DECISIONS, STEPS, forget_choices
 from engine.scoring import score
 from render import (
     board_png,
@@ -41,7 +41,14 @@ from render import (
 )
 from render._draw import Canvas
 from render._state import Pending
-from render.focus import CHOICE_TITLES, FOCUS_OF_KIND, MAX_LISTED, draw_focus, focus_of
+from render.focus import (
+    CHOICE_TITLES,
+    FOCUS_OF_KIND,
+    MAX_LISTED,
+    TITLES,
+    draw_focus,
+    focus_of,
+)
 from render.mill import draw_mill
 from render.mill_compact import draw_mill_compact
 from render.scorepad import draw_scorepad
@@ -129,11 +136,13 @@ def hide_swapped(st: GameState, seat: int) -> GameState:
 
 class TestFocusChoice:
     def test_every_decision_kind_of_the_engine_has_a_picture(self) -> None:
-        """Each kind of decision the engine can ask is mapped to a focus or, on purpose, to the
-        list of choices (a new kind of decision must be placed here)."""
-        unplaced = sorted(set(CHOICES) - set(FOCUS_OF_KIND) - set(CHOICE_TITLES))
+        """Each kind of decision the engine can ask declares its board place (engine.steps) or
+        has, on purpose, a title for the list of choices (a new kind must be placed)."""
+        asking = {op for op, kind in STEPS.items() if kind.choices is not None}
+        unplaced = sorted(asking - set(FOCUS_OF_KIND) - set(CHOICE_TITLES))
         assert not unplaced, f"decision kinds without a focus: {unplaced}"
-        assert set(FOCUS_OF_KIND) <= set(CHOICES), "focus mapping names a kind the engine lacks"
+        assert set(FOCUS_OF_KIND) <= asking, "focus mapping names a kind the engine lacks"
+        assert set(FOCUS_OF_KIND.values()) <= set(TITLES) | {"discs"}
 
     @pytest.mark.parametrize(
         ("kind", "focus", "title"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import GameSetup, GameState, IllegalChoice, new_game, replay
-from engine.common import _put_disc, university_prestige
+from engine.common import put_disc, university_prestige
 from engine.edition import FIRST_EDITION, edition
 from engine.rules import forget_choices, run
 from engine.scoring import science_tokens, travel
@@ -282,7 +282,7 @@ class TestPublishDiscOnOwnDisc:
     def test_the_disc_goes_right_on_your_own(self, version: int, stack: list[int]) -> None:
         st = fresh(rules_version=version)
         st.university_discs["bristol"] = [0, 1]
-        _put_disc(st, 0, "uni:bristol", stack=True)
+        put_disc(st, 0, "uni:bristol", stack=True)
         assert st.university_discs["bristol"] == stack
         base = university_prestige(st, "bristol")
         # each disc scores 2 for every disc above it (your own stacked disc included)
