@@ -18,7 +18,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-from offline.screenshots import LOCALES, chromium_screenshot
+from offline.screenshots import LOCALES, chromium
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -70,7 +70,8 @@ async def main(args: argparse.Namespace) -> None:
                     locale=LOCALES[args.lang],
                 ) as preview:
                     name = out / f"records-table-{args.lang}.png"
-                    await chromium_screenshot(preview.url, name, args.width, args.height)
+                    async with chromium(args.width, args.height) as browser:
+                        await browser.screenshot(preview.url, name)
                     print(name)
         finally:
             await bot.close()
