@@ -3,6 +3,8 @@ discs on the main board are."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from string import Formatter
 from typing import Any, Final
 
 from engine import rng
@@ -54,8 +56,32 @@ def _reveal(st: GameState) -> None:
 
 def _say(st: GameState, sentence: Sentence, **fields: object) -> None:
     """Log a line of the player in turn: one of the log's sentences (engine.sentences)."""
-    # sentence.say's text, without a call and a second copy of the fields (a line of most steps)
-    st.log.append(f"{st.players[st.current].name}: {sentence.text.format_map(fields)}")
+    # the line `sentence.say` writes, by a writer made once per sentence (a line of most steps)
+    write = _LINE_WRITERS.get(sentence.text) or _line_writer(sentence.text)
+    st.log.append(write(st.players[st.current].name, fields))
+
+
+LineWriter = Callable[[str, dict[str, object]], str]
+_LINE_WRITERS: dict[str, LineWriter] = {}  # sentence text -> its writer
+
+
+def _line_writer(text: str) -> LineWriter:
+    """`(player name, fields) -> "<name>: " + text.format_map(fields)`, the same line, as one
+    f-string: str.format_map reads the template anew at every line, an f-string is compiled once."""
+    pieces = ['f"{name}: "']
+    for literal, field, spec, conversion in Formatter().parse(text):
+        pieces.append(repr(literal))
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            # a field str.format reads otherwise (none of the sentences has one): format_map
+            pieces = ['f"{name}: {text.format_map(fields)}"']
+            break
+        pieces.append(f'f"{{fields[{field!r}]}}"')
+    # the code is made from a sentence template only: its texts as literals, its field names
+    writer: LineWriter = eval(f"lambda name, fields: {' '.join(pieces)}", {"text": text})
+    _LINE_WRITERS[text] = writer
+    return writer
 
 
 def _draw_die(st: GameState) -> str:

@@ -223,27 +223,30 @@ def run(st: GameState) -> None:
     choices_of = CHOICES.get
     resolve = RESOLVE
     # rules version 2 claims Objectives as soon as a step completes one (asked once, not per step)
-    at_once = rule(st, "objectives_at_once")
+    claim_after = OBJECTIVE_STEPS if rule(st, "objectives_at_once") else frozenset()
     while not st.over:
         if not stack:
             push(st, "turn")
         step = stack[-1]
         op = step["op"]
         fn = choices_of(op)
-        options = AUTO if fn is None else fn(st, step)
-        if options is AUTO:
+        if fn is None:  # most steps ask nothing
             choice = None
-        elif not options:
-            stack.pop()
-            continue
-        elif len(options) == 1:
-            choice = options[0][0]
         else:
-            st.pending_choices = (len(st.history), step, options)
-            return
+            options = fn(st, step)
+            if options is AUTO:
+                choice = None
+            elif not options:
+                stack.pop()
+                continue
+            elif len(options) == 1:
+                choice = options[0][0]
+            else:
+                st.pending_choices = (len(st.history), step, options)
+                return
         stack.pop()
         resolve[op](st, step, choice)
-        if at_once and op in OBJECTIVE_STEPS and "type" in st.ctx:
+        if op in claim_after and "type" in st.ctx:
             turn.claim_objectives(st)
 
 
