@@ -207,24 +207,24 @@ def _choices_of(st: GameState, step: Step) -> Choices | None:
     return AUTO if fn is None else fn(st, step)
 
 
-def _resolve(st: GameState, step: Step, choice: str | None) -> None:
-    """Resolve a step (already popped); then, in rules version 2, claim any Objective it
-    completed (only steps that can change what an Objective asks are followed by a check)."""
-    op = step["op"]
-    RESOLVE[op](st, step, choice)
-    if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
-        turn.claim_objectives(st)
-
-
-def run(st: GameState) -> None:
-    """Resolve steps until a player must decide something, or the game is over."""
-    # The loop of every step of every game: `_resolve` written out, names looked up once.
+def run(st: GameState, step: Step | None = None, choice: str | None = None) -> None:
+    """Resolve steps until a player must decide something, or the game is over. `apply` hands
+    over the step it took off the stack with the player's choice: resolved first."""
+    # The loop of every step of every game, names looked up once.
     stack = st.stack
     choices_of = CHOICES.get
     resolve = RESOLVE
-    # rules version 2 claims Objectives as soon as a step completes one (asked once, not per step)
+    # Rules version 2 claims Objectives as soon as a step completes one (asked once, not per
+    # step; only steps that can change what an Objective asks are followed by a check).
     claim_after = OBJECTIVE_STEPS if rule(st, "objectives_at_once") else frozenset()
-    while not st.over:
+    op = None if step is None else step["op"]
+    while True:
+        if op is not None:  # (None: no step taken yet, or one skipped without a choice)
+            resolve[op](st, step, choice)
+            if op in claim_after and "type" in st.ctx:
+                turn.claim_objectives(st)
+        if st.over:
+            return
         if not stack:
             push(st, "turn")
         step = stack[-1]
@@ -237,17 +237,13 @@ def run(st: GameState) -> None:
             if options is AUTO:
                 choice = None
             elif not options:
-                stack.pop()
-                continue
+                op = None  # no legal choice: the step is skipped
             elif len(options) == 1:
                 choice = options[0][0]
             else:
                 st.pending_choices = (len(st.history), step, options)
                 return
         stack.pop()
-        resolve[op](st, step, choice)
-        if op in claim_after and "type" in st.ctx:
-            turn.claim_objectives(st)
 
 
 # Tests set this: every reuse of a listing is checked against a fresh one, so a state arranged by
@@ -313,8 +309,7 @@ def apply(st: GameState, choice_id: str) -> None:
     st.pending_choices = None
     step = st.stack.pop()
     st.history.append(choice_id)
-    _resolve(st, step, choice_id)  # (run's loop below does what `_resolve` does, written out)
-    run(st)
+    run(st, step, choice_id)
 
 
 def can_undo(st: GameState) -> bool:
