@@ -4,8 +4,10 @@ discs on the main board are."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from itertools import filterfalse
 from string import Formatter
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import rng
 from engine.choices import Skip
@@ -17,6 +19,9 @@ from engine.state import (
     PlayerState,
 )
 from engine.versions import rule
+
+if TYPE_CHECKING:
+    from engine.edition import Edition
 
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
@@ -36,7 +41,8 @@ def push(st: GameState, *steps: Step | str) -> None:
     """Push steps so that the first one given is resolved first."""
     append = st.stack.append
     for step in reversed(steps):
-        append({"op": step} if isinstance(step, str) else dict(step))
+        # (a step's class read, not isinstance called: every step of every turn comes here)
+        append({"op": step} if step.__class__ is str else dict(step))
 
 
 def push_effect(st: GameState, effect: list[Step]) -> None:
@@ -316,8 +322,18 @@ def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
 
 
 def _empty_lectures(st: GameState) -> list[tuple[int, int]]:
-    taken = st.lectures
-    return [(i, lvl) for key, i, lvl in st.edition.lecture_spaces if key not in taken]
+    """(Institution, level) of each Lecture space no disc is on, in the edition's order."""
+    keys, space = _lecture_spaces(st.edition)
+    return list(map(space.__getitem__, filterfalse(st.lectures.__contains__, keys)))
+
+
+@cache
+def _lecture_spaces(ed: Edition) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """The edition's Lecture spaces: their keys in order, and each key's (Institution, level)
+    (so that the empty ones are listed without a Python loop: asked at most turns)."""
+    return [key for key, _, _ in ed.lecture_spaces], {
+        key: (i, lvl) for key, i, lvl in ed.lecture_spaces
+    }
 
 
 def _open_rooms(st: GameState) -> list[int]:

@@ -264,7 +264,7 @@ def legal_choices(st: GameState) -> Choices:
         return []
     step = st.stack[-1]
     cached = st.pending_choices
-    if cached and cached[0] == len(st.history) and cached[1] is step:
+    if cached and cached[1] is step and cached[0] == len(st.history):
         # the listing computed for this very decision (by `run` or an earlier call)
         if CHECK_REUSED_CHOICES and cached[2] != (_choices_of(st, step) or []):
             raise AssertionError(
