@@ -214,9 +214,12 @@ def run(st: GameState, step: Step | None = None, choice: str | None = None) -> N
     stack = st.stack
     choices_of = CHOICES.get
     resolve = RESOLVE
-    # Rules version 2 claims Objectives as soon as a step completes one (asked once, not per
-    # step; only steps that can change what an Objective asks are followed by a check).
-    claim_after = OBJECTIVE_STEPS if rule(st, "objectives_at_once") else frozenset()
+    # Rules version 2 claims Objectives as soon as a step completes one (asked once per rules
+    # version, not per step; only steps that can change what an Objective asks are checked after).
+    claim_after = _CLAIM_AFTER.get(st.setup.rules_version)
+    if claim_after is None:
+        claim_after = OBJECTIVE_STEPS if rule(st, "objectives_at_once") else frozenset()
+        _CLAIM_AFTER[st.setup.rules_version] = claim_after
     op = None if step is None else step["op"]
     while True:
         if op is not None:  # (None: no step taken yet, or one skipped without a choice)
@@ -245,6 +248,9 @@ def run(st: GameState, step: Step | None = None, choice: str | None = None) -> N
                 return
         stack.pop()
 
+
+# rules version -> the steps `run` follows by a claim of the Objectives completed
+_CLAIM_AFTER: dict[int, frozenset[str]] = {}
 
 # Tests set this: every reuse of a listing is checked against a fresh one, so a state arranged by
 # hand without `forget_choices` fails loudly instead of answering with the old listing.
