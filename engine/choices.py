@@ -206,7 +206,7 @@ def read(text):
     cls._regex = re.compile(regex)
     # decode keeps what it read (the fields are immutable; a game meets few distinct ids): an id
     # read before is a dict lookup, without a Python call
-    cls.decode = staticmethod(_ReadIds(namespace["read"]).__getitem__)  # type: ignore[method-assign]
+    cls.decode = staticmethod(_ReadIds(namespace["read"]).__getitem__)  # type: ignore[method-assign, assignment]
     cls.encode = staticmethod(namespace["encode"])  # type: ignore[assignment]
     if not found:
         cls.ID = cls.encode()  # a form without fields is one id

@@ -39,15 +39,13 @@ AREA_TITLE: Final = {
 
 def push(st: GameState, *steps: Step | str) -> None:
     """Push steps so that the first one given is resolved first."""
-    # (a step's class read, not isinstance called: every step of every turn comes here, most
-    # often alone)
-    if len(steps) == 1:
+    if len(steps) == 1:  # (most often: every step of every turn comes here)
         step = steps[0]
-        st.stack.append({"op": step} if step.__class__ is str else dict(step))
+        st.stack.append({"op": step} if isinstance(step, str) else dict(step))
         return
     append = st.stack.append
     for step in reversed(steps):
-        append({"op": step} if step.__class__ is str else dict(step))
+        append({"op": step} if isinstance(step, str) else dict(step))
 
 
 def push_effect(st: GameState, effect: list[Step]) -> None:
