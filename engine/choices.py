@@ -192,30 +192,40 @@ def _compile(cls: type[ChoiceValue]) -> type[ChoiceValue]:
     else:
         unpack = ", ".join(f"t{i}" for i in range(len(found))) + ", = parts"
     split = f"text[{len(prefix)}:].split(':', {len(found) - 1})" if found else "()"
-    # decode keeps what it read (the fields are immutable; a game meets few distinct ids)
     source = f"""
 def encode({", ".join(names)}):
     return f"{"".join(printed)}"
 
-def decode(text):
-    fields = known.get(text)
-    if fields is not None:
-        return fields
+def read(text):
     parts = {split}
     {unpack if found else "pass"}
-    fields = ({", ".join(reads)}{"," if len(found) == 1 else ""})
-    if len(known) < 10_000:
-        known[text] = fields
-    return fields
+    return ({", ".join(reads)}{"," if len(found) == 1 else ""})
 """
-    namespace: dict[str, Any] = {"known": {}}
+    namespace: dict[str, Any] = {}
     exec(source, namespace)  # the code comes from PATTERN only
     cls._regex = re.compile(regex)
-    cls.decode = staticmethod(namespace["decode"])  # type: ignore[method-assign]
+    # decode keeps what it read (the fields are immutable; a game meets few distinct ids): an id
+    # read before is a dict lookup, without a Python call
+    cls.decode = staticmethod(_ReadIds(namespace["read"]).__getitem__)  # type: ignore[method-assign, assignment]
     cls.encode = staticmethod(namespace["encode"])  # type: ignore[assignment]
     if not found:
         cls.ID = cls.encode()  # a form without fields is one id
     return cls
+
+
+class _ReadIds(dict[str, tuple[Any, ...]]):
+    """A form's ids read so far and their fields; an id not read yet is read by `read` (and kept,
+    up to a bound: ids outside the engine's own could be anything)."""
+
+    def __init__(self, read: Callable[[str], tuple[Any, ...]]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> tuple[Any, ...]:
+        fields = self.read(text)
+        if len(self) < 10_000:
+            self[text] = fields
+        return fields
 
 
 def form(pattern: str) -> Callable[[type[ChoiceValue]], type[ChoiceValue]]:

@@ -3,7 +3,11 @@ discs on the main board are."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable
+from functools import cache
+from itertools import filterfalse
+from string import Formatter
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import rng
 from engine.choices import Skip
@@ -11,6 +15,9 @@ from engine.sentences import Sentence
 from engine.state import GameState, PlayerState
 from engine.versions import rule
 from engine.vocabulary import AREA_COLOUR, AREA_TITLE, AREAS
+
+if TYPE_CHECKING:
+    from engine.edition import Edition
 
 Step = dict[str, Any]
 Choices = list[tuple[str, str]]
@@ -20,6 +27,10 @@ SKIP: Final = (Skip.ID, "Skip")
 
 def push(st: GameState, *steps: Step | str) -> None:
     """Push steps so that the first one given is resolved first."""
+    if len(steps) == 1:  # (most often: every step of every turn comes here)
+        step = steps[0]
+        st.stack.append({"op": step} if isinstance(step, str) else dict(step))
+        return
     append = st.stack.append
     for step in reversed(steps):
         append({"op": step} if isinstance(step, str) else dict(step))
@@ -42,8 +53,32 @@ def reveal(st: GameState) -> None:
 
 def say(st: GameState, sentence: Sentence, **fields: object) -> None:
     """Log a line of the player in turn: one of the log's sentences (engine.sentences)."""
-    # sentence.say's text, without a call and a second copy of the fields (a line of most steps)
-    st.log.append(f"{st.players[st.current].name}: {sentence.text.format_map(fields)}")
+    # the line `sentence.say` writes, by a writer made once per sentence (a line of most steps)
+    write = _LINE_WRITERS.get(sentence.text) or _line_writer(sentence.text)
+    st.log.append(write(st.players[st.current].name, fields))
+
+
+LineWriter = Callable[[str, dict[str, object]], str]
+_LINE_WRITERS: dict[str, LineWriter] = {}  # sentence text -> its writer
+
+
+def _line_writer(text: str) -> LineWriter:
+    """`(player name, fields) -> "<name>: " + text.format_map(fields)`, the same line, as one
+    f-string: str.format_map reads the template anew at every line, an f-string is compiled once."""
+    pieces = ['f"{name}: "']
+    for literal, field, spec, conversion in Formatter().parse(text):
+        pieces.append(repr(literal))
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            # a field str.format reads otherwise (none of the sentences has one): format_map
+            pieces = ['f"{name}: {text.format_map(fields)}"']
+            break
+        pieces.append(f'f"{{fields[{field!r}]}}"')
+    # the code is made from a sentence template only: its texts as literals, its field names
+    writer: LineWriter = eval(f"lambda name, fields: {' '.join(pieces)}", {"text": text})
+    _LINE_WRITERS[text] = writer
+    return writer
 
 
 def draw_die(st: GameState) -> str:
@@ -278,8 +313,18 @@ def lecture_costs(st: GameState, seat: int) -> dict[int, int]:
 
 
 def empty_lectures(st: GameState) -> list[tuple[int, int]]:
-    taken = st.lectures
-    return [(i, lvl) for key, i, lvl in st.edition.lecture_spaces if key not in taken]
+    """(Institution, level) of each Lecture space no disc is on, in the edition's order."""
+    keys, space = _lecture_spaces(st.edition)
+    return list(map(space.__getitem__, filterfalse(st.lectures.__contains__, keys)))
+
+
+@cache
+def _lecture_spaces(ed: Edition) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """The edition's Lecture spaces: their keys in order, and each key's (Institution, level)
+    (so that the empty ones are listed without a Python loop: asked at most turns)."""
+    return [key for key, _, _ in ed.lecture_spaces], {
+        key: (i, lvl) for key, i, lvl in ed.lecture_spaces
+    }
 
 
 def open_rooms(st: GameState) -> list[int]:

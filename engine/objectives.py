@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as V
@@ -72,7 +73,15 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
         return lambda st, seat: sum(map(len, st.players[seat].assignments.values())) >= n
     if kind == "mill_main_colours":
         main = set(V.COLOURS_MAIN)
-        return lambda st, seat: main <= {d[0] for d in st.players[seat].mill if d}
+
+        def mill_main_colours(st: GameState, seat: int) -> bool:
+            mill = st.players[seat].mill
+            # fewer dice than colours asked cannot show them all (most checks: answered here)
+            if len(mill) - mill.count(None) < len(main):
+                return False
+            return main <= {d[0] for d in mill if d}
+
+        return mill_main_colours
     if kind == "multipliers_built":
 
         def multipliers_built(st: GameState, seat: int) -> bool:
@@ -82,15 +91,25 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
         return multipliers_built
     if kind == "gears_built":
         return lambda st, seat: _placed(st.players[seat].gears) >= n
+    # (Lecture majorities and levels: n of them need n Lecture spaces taken, by anyone; most
+    # checks are answered by that count)
     if kind == "lecture_majorities":
-        return lambda st, seat: _majorities(st, seat) >= n
+        return lambda st, seat: len(st.lectures) >= n and _majorities(st, seat) >= n
     if kind == "lecture_levels":
         level = ed.lecture_level
-        return lambda st, seat: len({level[k] for k, s in st.lectures.items() if seat in s}) >= n
+        return lambda st, seat: (
+            len(st.lectures) >= n
+            and len({level[k] for k, s in st.lectures.items() if seat in s}) >= n
+        )
     if kind in ("sponsors_in_supply", "science_cards"):
         science = cond.get("science")  # None: a sponsor
-        cards = frozenset(c["id"] for c in ed.partners if c["science"] == science)
-        return lambda st, seat: sum(map(cards.__contains__, st.players[seat].supply())) >= n
+        is_card = frozenset(c["id"] for c in ed.partners if c["science"] == science).__contains__
+
+        def cards_in_supply(st: GameState, seat: int) -> bool:
+            p = st.players[seat]  # (the piles of `PlayerState.supply`, counted without joining)
+            return sum(map(is_card, chain(p.deck, p.hand, p.discard, p.played))) >= n
+
+        return cards_in_supply
     if kind == "programs_placed":
         return lambda st, seat: _placed(st.players[seat].programs) >= n
     if kind == "meeting_rooms":
@@ -118,17 +137,27 @@ def condition_test(cond: dict[str, Any], ed: Edition) -> ObjectiveTest:
         return meeting_discs
     if kind == "research_level":
         tracks = cond.get("tracks", 1)
-        return lambda st, seat: (
-            len([v for v in st.players[seat].research.values() if v >= n]) >= tracks
-        )
+        if tracks < 1:
+            return lambda st, seat: True
+
+        def research_level(st: GameState, seat: int) -> bool:
+            # `tracks` tracks at n or more: the tracks-th highest level is at n or more
+            levels = sorted(st.players[seat].research.values(), reverse=True)
+            return len(levels) >= tracks and levels[tracks - 1] >= n
+
+        return research_level
     if kind == "steam_level":
         return lambda st, seat: st.players[seat].steam >= n
     if kind == "complete_lines":
         # a line is complete with its three dice and two Gears (`mill.line_value` is not None)
         lines = list(zip(LINE_DICE, LINE_GEARS, strict=True))
+        # each line has Gear spaces of its own: n complete lines need 2n Gears built
+        gears_needed = 2 * n if len(set(chain(*LINE_GEARS))) == 2 * len(LINE_GEARS) else 0
 
         def complete_lines(st: GameState, seat: int) -> bool:
             mill, gears = st.players[seat].mill, st.players[seat].gears
+            if len(gears) - gears.count(None) < gears_needed:
+                return False  # (most checks: answered here)
             complete = 0
             for (a, b, c), (g, h) in lines:
                 if mill[a] and mill[b] and mill[c] and gears[g] and gears[h]:  # (None: empty)

@@ -22,8 +22,11 @@ def next_u64(seed: int) -> tuple[int, int]:
 
 def below(seed: int, n: int) -> tuple[int, int]:
     """Return (new_seed, an integer in range(n)). The tiny modulo bias is irrelevant for n <= 100."""
-    seed, value = next_u64(seed)
-    return seed, value % n
+    # next_u64, written out: every die drawn asks twice
+    seed = (seed + 0x9E3779B97F4A7C15) & _MASK
+    z = ((seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return seed, (z ^ (z >> 31)) % n
 
 
 def shuffle(seed: int, items: list) -> int:

@@ -225,45 +225,50 @@ def _choices_of(st: GameState, step: Step) -> Choices | None:
     return AUTO if fn is None else fn(st, step)
 
 
-def _resolve(st: GameState, step: Step, choice: str | None) -> None:
-    """Resolve a step (already popped); then, in rules version 2, claim any Objective it
-    completed (only steps that can change what an Objective asks are followed by a check)."""
-    op = step["op"]
-    RESOLVE[op](st, step, choice)
-    if op in OBJECTIVE_STEPS and "type" in st.ctx and rule(st, "objectives_at_once"):
-        turn.claim_objectives(st)
-
-
-def run(st: GameState) -> None:
-    """Resolve steps until a player must decide something, or the game is over."""
-    # The loop of every step of every game: `_resolve` written out, names looked up once.
+def run(st: GameState, step: Step | None = None, choice: str | None = None) -> None:
+    """Resolve steps until a player must decide something, or the game is over. `apply` hands
+    over the step it took off the stack with the player's choice: resolved first."""
+    # The loop of every step of every game, names looked up once.
     stack = st.stack
     choices_of = CHOICES.get
     resolve = RESOLVE
-    # rules version 2 claims Objectives as soon as a step completes one (asked once, not per step)
-    at_once = rule(st, "objectives_at_once")
-    while not st.over:
+    # Rules version 2 claims Objectives as soon as a step completes one (asked once per rules
+    # version, not per step; only steps that can change what an Objective asks are checked after).
+    claim_after = _CLAIM_AFTER.get(st.setup.rules_version)
+    if claim_after is None:
+        claim_after = OBJECTIVE_STEPS if rule(st, "objectives_at_once") else frozenset()
+        _CLAIM_AFTER[st.setup.rules_version] = claim_after
+    op = None if step is None else step["op"]
+    while True:
+        if op is not None:  # (None: no step taken yet, or one skipped without a choice)
+            resolve[op](st, step, choice)
+            if op in claim_after and "type" in st.ctx:
+                turn.claim_objectives(st)
+        if st.over:
+            return
         if not stack:
             push(st, "turn")
         step = stack[-1]
         op = step["op"]
         fn = choices_of(op)
-        options = AUTO if fn is None else fn(st, step)
-        if options is AUTO:
+        if fn is None:  # most steps ask nothing
             choice = None
-        elif not options:
-            stack.pop()
-            continue
-        elif len(options) == 1:
-            choice = options[0][0]
         else:
-            st.pending_choices = (len(st.history), step, options)
-            return
+            options = fn(st, step)
+            if options is AUTO:
+                choice = None
+            elif not options:
+                op = None  # no legal choice: the step is skipped
+            elif len(options) == 1:
+                choice = options[0][0]
+            else:
+                st.pending_choices = (len(st.history), step, options)
+                return
         stack.pop()
-        resolve[op](st, step, choice)
-        if at_once and op in OBJECTIVE_STEPS and "type" in st.ctx:
-            turn.claim_objectives(st)
 
+
+# rules version -> the steps `run` follows by a claim of the Objectives completed
+_CLAIM_AFTER: dict[int, frozenset[str]] = {}
 
 # Tests set this: every reuse of a listing is checked against a fresh one, so a state arranged by
 # hand without `forget_choices` fails loudly instead of answering with the old listing.
@@ -283,7 +288,7 @@ def legal_choices(st: GameState) -> Choices:
         return []
     step = st.stack[-1]
     cached = st.pending_choices
-    if cached and cached[0] == len(st.history) and cached[1] is step:
+    if cached and cached[1] is step and cached[0] == len(st.history):
         # the listing computed for this very decision (by `run` or an earlier call)
         if CHECK_REUSED_CHOICES and cached[2] != (_choices_of(st, step) or []):
             raise AssertionError(
@@ -326,8 +331,7 @@ def apply(st: GameState, choice_id: str) -> None:
     st.pending_choices = None
     step = st.stack.pop()
     st.history.append(choice_id)
-    _resolve(st, step, choice_id)  # (run's loop below does what `_resolve` does, written out)
-    run(st)
+    run(st, step, choice_id)
 
 
 def can_undo(st: GameState) -> bool:

@@ -185,6 +185,19 @@ class TestRoundTrip:
                 matches = [f for f in DECISION_FORMS[kind] if f._regex.fullmatch(choice_id)]
                 assert len(matches) == 1, (kind, choice_id, matches)
 
+    def test_decode_reads_an_id_again_the_same_and_keeps_at_most_10000(self):
+        # decode keeps the fields of the ids it read (a dict lookup the next time), up to a bound
+        kept = choices.GoTo.decode.__self__  # type: ignore[attr-defined]
+        kept.clear()
+        for i in range(10_050):
+            assert choices.GoTo.decode(f"go:city_{i}") == (f"city_{i}",)
+        assert len(kept) == 10_000
+        assert choices.GoTo.decode("go:city_10049") == ("city_10049",)  # read anew, not kept
+        assert choices.GoTo.decode("go:city_0") is kept["go:city_0"]
+        assert choices.WorkshopMove.decode("ws:3:Y5:1") == (3, "Y5", 1)
+        assert choices.Skip.decode("skip") == ()
+        kept.clear()
+
 
 _FIELD_VALUES = {
     "int": hs.integers(0, 99),

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine import GameState
+from engine import sentences as S
 from engine import vocabulary as V
-from engine.common import discs_at, lecture_costs
+from engine.common import _line_writer, discs_at, lecture_costs, say
 from engine.edition import FIRST_EDITION, edition
 from engine.mill import line_value
 from engine.objectives import condition_test, objective_tests
@@ -109,6 +112,11 @@ class TestObjectiveTests:
             for o in ED.objectives
             for n in (1, 2, 3)
         ] + [{"kind": "universities_visited", "cities": [c]} for c in ED.university_cities]
+        conditions += [  # Research on several tracks (the tracks-th highest level counts)
+            {"kind": "research_level", "n": n, "tracks": tracks}
+            for n in (1, 2, 3)
+            for tracks in (0, 2, 3, 4, 5)
+        ]
         tests = [(cond, condition_test(cond, ED)) for cond in conditions]
         for st in positions():
             for seat in range(len(st.players)):
@@ -141,3 +149,34 @@ class TestLectureCosts:
                 mine = [int(k[-1]) for k, seats in st.lectures.items() if seat in seats]
                 highest.add(max(mine, default=1))
         assert len(highest) >= 4, highest  # no disc yet, and discs at several levels
+
+
+class TestLogLines:
+    """A log line is written by a function made once per sentence: the same text as
+    `sentence.say` after the player's name."""
+
+    def test_every_sentence_writes_what_say_writes(self) -> None:
+        st = positions()[0]
+        values: list[object] = [7, "yellow 5", "a {brace} and 'quotes' \\ \"too\"", ""]
+        for sentence in S.SENTENCES:
+            for value in values:
+                fields = dict.fromkeys(sentence.fields, value)
+                say(st, sentence, **fields)
+                name = st.players[st.current].name
+                assert st.log[-1] == f"{name}: {sentence.say(**fields)}"
+
+    def test_templates_str_format_reads_otherwise(self) -> None:
+        # escaped braces, format specs and conversions, quotes: as str.format_map writes them
+        fields = {"n": 3, "card": "Ada's 'card'", "x": 1.5}
+        for text in (
+            "{{literal}} {n} {{",
+            "{n:>4}|{card!r}|{x:.3f}",
+            "quotes \" ' \\ and {card}",
+            "",
+            "{n}{n}{card}",
+        ):
+            assert _line_writer(text)("Bo", fields) == f"Bo: {text.format_map(fields)}"
+
+    def test_a_missing_field_fails_as_format_map_does(self) -> None:
+        with pytest.raises(KeyError):
+            _line_writer("moves {die}.")("Bo", {})
