@@ -156,7 +156,7 @@ def play_from_hand(st: GameState, card: str) -> None:
     Workshop turn: "Resolve the effect shown on any played Partner card and discard it"). Until
     then it is in play (`PlayerState.played`), so a draw cannot reshuffle it back. Rules
     version 1 discarded it first."""
-    p = st.me
+    p = st.players[st.current]
     if rule(st, "card_effect_before_discard"):
         p.hand.remove(card)
         p.played.append(card)

@@ -33,7 +33,7 @@ NO_DISC: Final = "Place no disc"
 
 
 def choices_place_disc(st: GameState, step: Step) -> Choices | None:
-    if st.me.discs > 0:
+    if st.players[st.current].discs > 0:
         return AUTO
     out: Choices = [
         (MoveDiscHere.encode(loc), f"Move your disc from {loc_name(st, loc)}")
@@ -45,7 +45,7 @@ def choices_place_disc(st: GameState, step: Step) -> Choices | None:
 
 
 def resolve_place_disc(st: GameState, step: Step, choice: str | None) -> None:
-    p = st.me
+    p = st.players[st.current]
     if choice == Skip.ID:
         return
     if choice is None:

@@ -91,7 +91,7 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
         return
     first, rest = steps[0], steps[1:]
     if first["op"] == "pay" or (first["op"] == "innovation" and first["n"] < 0):
-        p = st.me
+        p = st.players[st.current]
         cost = {k: v for k, v in first.items() if k in RESOURCES}
         if first["op"] == "innovation":
             cost = {"innovation": -first["n"]}
@@ -105,7 +105,7 @@ def resolve_run_effect(st: GameState, step: Step, choice: None) -> None:
 
 
 def resolve_gain(st: GameState, step: Step, choice: None) -> None:
-    p = st.me
+    p = st.players[st.current]
     gained = tuple((k, v) for k, v in step.items() if v and k in RESOURCES)
     for res, n in gained:
         setattr(p, res, getattr(p, res) + n)
@@ -121,19 +121,19 @@ def _amount_text(gained: tuple[tuple[str, int], ...]) -> str:
 
 def resolve_pay(st: GameState, step: Step, choice: None) -> None:
     cost = {k: v for k, v in step.items() if k in RESOURCES}
-    if can_pay(st.me, cost):
-        pay(st.me, cost)
+    if can_pay(st.players[st.current], cost):
+        pay(st.players[st.current], cost)
 
 
 def resolve_innovation(st: GameState, step: Step, choice: None) -> None:
     if step["n"] >= 0:
-        gain_innovation(st, st.me, step["n"])
+        gain_innovation(st, st.players[st.current], step["n"])
     else:
-        st.me.innovation = max(0, st.me.innovation + step["n"])
+        st.players[st.current].innovation = max(0, st.players[st.current].innovation + step["n"])
 
 
 def choices_innovation_top(st: GameState, step: Step) -> Choices:
-    if st.me.innovation < st.edition.innovation_top_spend:
+    if st.players[st.current].innovation < st.edition.innovation_top_spend:
         return []
     return [SKIP] + [
         (
@@ -148,7 +148,7 @@ def choices_innovation_top(st: GameState, step: Step) -> Choices:
 def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
     if choice == Skip.ID:
         return
-    st.me.innovation -= st.edition.innovation_top_spend
+    st.players[st.current].innovation -= st.edition.innovation_top_spend
     (bonus,) = TopBonus.decode(choice)
     say(
         st,
@@ -161,7 +161,7 @@ def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_draw(st: GameState, step: Step, choice: None) -> None:
     if step["n"] > 0:
-        draw_cards(st, st.me, step["n"])
+        draw_cards(st, st.players[st.current], step["n"])
 
 
 # the label of its Skip choice (declared with its step too: i18n translates it from there)
@@ -170,7 +170,7 @@ DRAW_NONE: Final = "Draw none"
 
 def choices_may_draw(st: GameState, step: Step) -> Choices:
     """An optional draw (Meetings advanced level II, rules version 2)."""
-    p = st.me
+    p = st.players[st.current]
     if not p.deck and not p.discard:
         return []
     n = step["n"]
@@ -182,16 +182,19 @@ def choices_may_draw(st: GameState, step: Step) -> Choices:
 
 def resolve_may_draw(st: GameState, step: Step, choice: str) -> None:
     if choice == Draw.ID:
-        draw_cards(st, st.me, step["n"])
+        draw_cards(st, st.players[st.current], step["n"])
 
 
 def choices_discard(st: GameState, step: Step) -> Choices:
-    return [(DiscardCard.encode(c), f"Discard {partner_name(st, c)}") for c in st.me.hand]
+    return [
+        (DiscardCard.encode(c), f"Discard {partner_name(st, c)}")
+        for c in st.players[st.current].hand
+    ]
 
 
 def resolve_discard(st: GameState, step: Step, choice: str) -> None:
     (card,) = DiscardCard.decode(choice)
-    discard_from_hand(st.me, card)
+    discard_from_hand(st.players[st.current], card)
     shown(st)
     if step["n"] > 1:
         push(st, {"op": "discard", "n": step["n"] - 1})
@@ -201,7 +204,7 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
     if step.get("track", "any") != "any":
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
-    research, top = st.me.research, st.edition.research_top
+    research, top = st.players[st.current].research, st.edition.research_top
     out = [
         _research_choice(t, research[t])
         for t in V.COLOURS_MAIN
@@ -228,7 +231,8 @@ def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:
         return False
     breakthroughs = st.edition.research_track["breakthroughs"]
     return all(
-        st.me.research[ResearchTrack.decode(cid)[0]] + 1 not in breakthroughs for cid, _ in out
+        st.players[st.current].research[ResearchTrack.decode(cid)[0]] + 1 not in breakthroughs
+        for cid, _ in out
     )
 
 
@@ -246,7 +250,7 @@ def resolve_research(st: GameState, step: Step, choice: str | None) -> None:
 
 
 def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
-    p = st.me
+    p = st.players[st.current]
     track = step["track"]
     if p.research[track] >= st.edition.research_top:
         return  # at the top no more Research is gained on this track
@@ -312,7 +316,7 @@ def resolve_gain_gear(st: GameState, step: Step, choice: None) -> None:
         if st.addition_supply <= 0:
             return
         st.addition_supply -= 1
-    st.me.gear_supply.append(step["gear"])
+    st.players[st.current].gear_supply.append(step["gear"])
 
 
 def choices_take_multiplier(st: GameState, step: Step) -> Choices:
@@ -331,7 +335,7 @@ def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
     gear = st.multiplier_display[i]
     assert gear is not None
     st.multiplier_display[i] = None
-    st.me.gear_supply.append(gear)
+    st.players[st.current].gear_supply.append(gear)
     say(st, S.TAKES_MULTIPLIER)
     slide_and_refill(st, "multiplier")
 
@@ -347,7 +351,7 @@ def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
     card = st.partner_display[slot]
     assert card is not None
     st.partner_display[slot] = None
-    st.me.hand.append(card)
+    st.players[st.current].hand.append(card)
     say(st, S.GAINS_CARD, card=partner_name(st, card))
     push(st, "keep_eight", {"op": "refill", "display": "partner"})
 
@@ -359,7 +363,7 @@ NO_FREE_PLAY: Final = "Play no card"
 def choices_play_free(st: GameState, step: Step) -> Choices:
     return [(Skip.ID, NO_FREE_PLAY)] + [
         (PlayCard.encode(c), f"Play {partner_name(st, c)} free: {st.edition.partner[c]['text']}")
-        for c in st.me.hand
+        for c in st.players[st.current].hand
     ]
 
 
@@ -373,8 +377,8 @@ def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_discard_played(st: GameState, step: Step, choice: None) -> None:
     """The played card's effect has resolved: it goes to the discard pile (rules version 2)."""
-    st.me.played.remove(step["card"])
-    st.me.discard.append(step["card"])
+    st.players[st.current].played.remove(step["card"])
+    st.players[st.current].discard.append(step["card"])
 
 
 def choices_use_display_partner(st: GameState, step: Step) -> Choices:
@@ -394,7 +398,7 @@ def resolve_use_display_partner(st: GameState, step: Step, choice: str) -> None:
 
 
 def resolve_per_hand(st: GameState, step: Step, choice: None) -> None:
-    times = len(st.me.hand)
+    times = len(st.players[st.current].hand)
     push(st, {"op": "gain", **{k: v * times for k, v in step["gain"].items()}})
 
 
@@ -418,14 +422,14 @@ def resolve_build(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_build_free(st: GameState, step: Step, choice: None) -> None:
     gear = step.get("gear", "add")
-    if gear in st.me.gear_supply and open_gear_spaces(st.me):
+    if gear in st.players[st.current].gear_supply and open_gear_spaces(st.players[st.current]):
         push(st, {"op": "gear_place", "gear": gear, "free": True})
 
 
 def choices_upgrade_subtraction(st: GameState, step: Step) -> Choices:
     if st.addition_supply <= 0:
         return []
-    subs = [pos for pos, g in enumerate(st.me.gears) if g == "sub"]
+    subs = [pos for pos, g in enumerate(st.players[st.current].gears) if g == "sub"]
     return (
         [SKIP]
         + [
@@ -443,7 +447,7 @@ def choices_upgrade_subtraction(st: GameState, step: Step) -> Choices:
 def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
     if choice == Skip.ID:
         return
-    st.me.gears[UpgradeGear.decode(choice)[0]] = "add"
+    st.players[st.current].gears[UpgradeGear.decode(choice)[0]] = "add"
     st.addition_supply -= 1
     say(st, S.UPGRADES)
 
@@ -521,9 +525,9 @@ def resolve_move_disc_to(st: GameState, step: Step, choice: str) -> None:
 
 
 def resolve_remove_disc(st: GameState, step: Step, choice: None) -> None:
-    if st.me.discs > 0:
-        st.me.discs -= 1
-        st.me.discs_boxed += 1
+    if st.players[st.current].discs > 0:
+        st.players[st.current].discs -= 1
+        st.players[st.current].discs_boxed += 1
         say(st, S.REMOVES_DISC)
 
 
@@ -563,7 +567,7 @@ def resolve_relocate_to(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_assignment_token(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     return [
         (AssignmentToken.encode(c), f"Take a 1-point {TRACK_NAMES[c]} Assignment Scoring token")
         for c in V.COLOURS_MAIN
@@ -574,7 +578,7 @@ def choices_assignment_token(st: GameState, step: Step) -> Choices:
 def resolve_assignment_token(st: GameState, step: Step, choice: str) -> None:
     (colour,) = AssignmentToken.decode(choice)
     st.assignment_token_stacks[colour].remove(1)
-    st.me.assignment_tokens[colour] = 1
+    st.players[st.current].assignment_tokens[colour] = 1
 
 
 def choices_science_token(st: GameState, step: Step) -> Choices:
@@ -583,13 +587,14 @@ def choices_science_token(st: GameState, step: Step) -> Choices:
     return [
         (ScienceToken.encode(s), f"Take a 1-point {s.capitalize()} Science Scoring token")
         for s in sciences
-        if s not in st.me.science_tokens and (not limited or science_ones_left(st, s) > 0)
+        if s not in st.players[st.current].science_tokens
+        and (not limited or science_ones_left(st, s) > 0)
     ]
 
 
 def resolve_science_token(st: GameState, step: Step, choice: str) -> None:
     (science,) = ScienceToken.decode(choice)
-    st.me.science_tokens[science] = 1
+    st.players[st.current].science_tokens[science] = 1
 
 
 def choices_advanced(st: GameState, step: Step) -> Choices:
@@ -622,7 +627,7 @@ def resolve_breakthrough(st: GameState, step: Step, choice: str) -> None:
 
 def choices_adjust_die(st: GameState, step: Step) -> Choices:
     out: Choices = [SKIP]
-    for where, die in own_dice(st.me):
+    for where, die in own_dice(st.players[st.current]):
         v = int(die[1])
         for delta in (-1, 1):
             if 1 <= v + delta <= 6:
@@ -654,7 +659,7 @@ def resolve_adjust_die(st: GameState, step: Step, choice: str) -> None:
         return
     if isinstance(value, AdjustOwnDie):
         where, delta = value.die, value.delta
-        p = st.me
+        p = st.players[st.current]
         die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
         assert die is not None
         set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 def choices_lecture(st: GameState, step: Step) -> Choices:
-    costs, innovation = lecture_costs(st, st.current), st.me.innovation
+    costs, innovation = lecture_costs(st, st.current), st.players[st.current].innovation
     return [
         _lecture(st.edition, i, lvl, costs[lvl])
         for i, lvl in empty_lectures(st)
@@ -47,7 +47,7 @@ def _lecture(ed: Edition, i: int, lvl: int, cost: int) -> tuple[str, str]:
 def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
     i, lvl = LectureSpace.decode(choice)
     cost = lecture_cost(st, st.current, lvl)
-    st.me.innovation -= cost
+    st.players[st.current].innovation -= cost
     st.ctx["lecture"] = f"{i}:{lvl}"
     say(st, S.LECTURES, loc=loc_name(st, f"lec:{i}:{lvl}"), cost=cost)
     effect = st.edition.institutions[i]["spaces"][lvl]["effect"]

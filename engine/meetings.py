@@ -24,7 +24,7 @@ from engine.versions import rule
 
 
 def choices_meet_room(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     out: Choices = []
     for r in open_rooms(st):
         room = st.edition.meeting_rooms[r]
@@ -45,7 +45,7 @@ def choices_meet_room(st: GameState, step: Step) -> Choices:
 def resolve_meet_room(st: GameState, step: Step, choice: str) -> None:
     r, how = AttendRoom.decode(choice)
     room = st.edition.meeting_rooms[r]
-    setattr(st.me, how, getattr(st.me, how) - room[how])
+    setattr(st.players[st.current], how, getattr(st.players[st.current], how) - room[how])
     say(st, S.ATTENDS, room=r + 1)
     push(st, {"op": "place_disc", "to": f"room:{r}"}, {"op": "meet_card", "room": r})
 
@@ -66,7 +66,7 @@ def resolve_meet_card(st: GameState, step: Step, choice: str) -> None:
     card = st.partner_display[slot]
     assert card is not None
     st.partner_display[slot] = None
-    st.me.hand.append(card)
+    st.players[st.current].hand.append(card)
     say(st, S.RECRUITS, card=partner_name(st, card))
     draw = {"op": "draw", "n": st.edition.meeting_rooms[slot]["draw"]}
     if rule(st, "meetings_remove_before_draw"):
@@ -82,7 +82,7 @@ def resolve_meet_cleanup(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_keep_eight(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     if len(p.supply()) <= st.edition.supply_size:
         return []
     return [
@@ -92,7 +92,7 @@ def choices_keep_eight(st: GameState, step: Step) -> Choices:
 
 
 def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     (card,) = RemoveCard.decode(choice)
     if card in p.hand:
         p.hand.remove(card)

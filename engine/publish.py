@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 
 def _publish_possible(st: GameState, area: str) -> bool:
-    p = st.me
+    p = st.players[st.current]
     if p.books < 1:
         return False
     if area == "workshop":
@@ -82,7 +82,7 @@ _PUBLISH: Final = {
 
 
 def build_options(st: GameState) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     if not may_build(p):
         return []
     out: Choices = []
@@ -121,7 +121,7 @@ def resolve_publish_or_build(st: GameState, step: Step, choice: str) -> None:
         (gear,) = BuildGear.decode(choice)
         push(st, {"op": "gear_place", "gear": gear})
         return
-    p = st.me
+    p = st.players[st.current]
     p.books -= 1
     area = st.ctx["area"]
     say(st, S.PUBLISHES, area=AREA_TITLE[area])
@@ -139,9 +139,9 @@ _PUBLISH_STEP: Final[dict[str, Step]] = {
 
 
 def choices_gear_place(st: GameState, step: Step) -> Choices:
-    if step["gear"] not in st.me.gear_supply:
+    if step["gear"] not in st.players[st.current].gear_supply:
         return []
-    return [_GEAR_SPACES[pos] for pos in open_gear_spaces(st.me)]
+    return [_GEAR_SPACES[pos] for pos in open_gear_spaces(st.players[st.current])]
 
 
 _GEAR_SPACES: Final = [
@@ -150,7 +150,7 @@ _GEAR_SPACES: Final = [
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     gear = step["gear"]
     if not step.get("free"):
         pay(p, st.edition.gear_cost(gear))
@@ -161,7 +161,7 @@ def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_steam(st: GameState, step: Step) -> Choices | None:
-    p = st.me
+    p = st.players[st.current]
     if p.steam + 1 >= len(st.edition.steam_track):
         return []
     coal = st.edition.steam_track[p.steam + 1]["coal"]
@@ -173,7 +173,7 @@ def choices_steam(st: GameState, step: Step) -> Choices | None:
 
 
 def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
-    p = st.me
+    p = st.players[st.current]
     if choice == Skip.ID or p.steam + 1 >= len(st.edition.steam_track):
         return
     if not step.get("free"):
@@ -206,7 +206,7 @@ def _stack_targets(st: GameState) -> list[str]:
 
 
 def choices_stack_disc(st: GameState, step: Step) -> Choices | None:
-    if st.me.discs < 1:
+    if st.players[st.current].discs < 1:
         return []
     targets = _stack_targets(st)
     if not targets:
@@ -215,7 +215,7 @@ def choices_stack_disc(st: GameState, step: Step) -> Choices | None:
 
 
 def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
-    p = st.me
+    p = st.players[st.current]
     if choice is None:  # Ada's Study Publish with no disc on the board: the disc leaves the game
         p.discs -= 1
         p.discs_boxed += 1
@@ -232,7 +232,7 @@ def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
 
 def choices_pips(st: GameState, step: Step) -> Choices:
     out: Choices = [(Done.ID, "Done changing dice")]
-    for where, die in own_dice(st.me):
+    for where, die in own_dice(st.players[st.current]):
         v = int(die[1])
         if v > 1:
             out.append(
@@ -255,7 +255,7 @@ def resolve_pips(st: GameState, step: Step, choice: str) -> None:
     if choice == Done.ID:
         return
     where, delta = ChangePip.decode(choice)
-    p = st.me
+    p = st.players[st.current]
     die = (p.store if where[0] == "s" else p.mill)[int(where[1:])]
     assert die is not None
     set_own_die(p, where, f"{die[0]}{int(die[1]) + delta}")
@@ -268,7 +268,7 @@ def choices_swap_die(st: GameState, step: Step) -> Choices:
         return []
     return [
         (SwapOwnDie.encode(w), f"Swap your {die_name(d)} ({where_name(w)})")
-        for w, d in own_dice(st.me)
+        for w, d in own_dice(st.players[st.current])
     ]
 
 
@@ -289,7 +289,7 @@ def choices_swap_with(st: GameState, step: Step) -> Choices:
 
 
 def resolve_swap_with(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     s, idx = WorkshopDie.decode(choice)
     where = step["own"]
     mine = (p.store if where[0] == "s" else p.mill)[int(where[1:])]

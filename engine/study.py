@@ -23,7 +23,7 @@ from engine.vocabulary import LINE_NAMES, TRACK_NAMES
 
 
 def choices_study_program(st: GameState, step: Step) -> Choices:
-    if None not in st.me.programs:
+    if None not in st.players[st.current].programs:
         return []
     return [
         (
@@ -46,14 +46,14 @@ def resolve_study_program(st: GameState, step: Step, choice: str) -> None:
 def choices_program_place(st: GameState, step: Step) -> Choices:
     return [
         (ProgramLine.encode(k), f"{LINE_NAMES[k]} (bonus: {st.edition.program_spaces[k]['text']})")
-        for k, t in enumerate(st.me.programs)
+        for k, t in enumerate(st.players[st.current].programs)
         if t is None
     ]
 
 
 def resolve_program_place(st: GameState, step: Step, choice: str) -> None:
     (k,) = ProgramLine.decode(choice)
-    st.me.programs[k] = step["program"]
+    st.players[st.current].programs[k] = step["program"]
     say(
         st,
         S.PLACES_PROGRAM,
@@ -64,7 +64,7 @@ def resolve_program_place(st: GameState, step: Step, choice: str) -> None:
 
 
 def _affordable_assignments(st: GameState) -> list[int]:
-    hand = len(st.me.hand)
+    hand = len(st.players[st.current].hand)
     return [
         i
         for i, a in enumerate(st.assignment_display)
@@ -97,7 +97,7 @@ def gain_study_item(st: GameState, item: str, main: bool = False) -> None:
     """Gain a Study item. main: the main action's Study reward (rules version 2), whose
     Assignment refills with the Study cleanup; any other Assignment slides and refills at once.
     `item` is a StudyItem choice."""
-    p = st.me
+    p = st.players[st.current]
     (item,) = StudyItem.decode(item)
     if item == "book":
         p.books += 1
@@ -160,7 +160,7 @@ def choices_assign_column(st: GameState, step: Step) -> Choices:
 
 def resolve_assign_column(st: GameState, step: Step, choice: str) -> None:
     (colour,) = AssignmentColumn.decode(choice)
-    st.me.assignments[colour].append(step["card"])
+    st.players[st.current].assignments[colour].append(step["card"])
 
 
 # The steps of this module (engine.steps; gathered by engine.rules).

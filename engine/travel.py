@@ -38,7 +38,7 @@ def may_stop(st: GameState, city: str) -> bool:
 
 
 def choices_travel_move(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     out: Choices = []
     for city, cost in _destinations(st.edition, p.city):
         if city == p.city or cost > p.money or not may_stop(st, city):
@@ -69,7 +69,7 @@ def _destinations(ed: Edition, here: str) -> list[tuple[str, int]]:
 
 
 def resolve_travel_move(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     (city,) = GoTo.decode(choice)
     cost = st.edition.travel_cost[p.city][city]
     p.money -= cost
@@ -88,7 +88,7 @@ def resolve_activate(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_move_small(st: GameState, step: Step) -> Choices:
-    cities = st.edition.small_cities_within(st.me.city, step["max"])
+    cities = st.edition.small_cities_within(st.players[st.current].city, step["max"])
     return [SKIP] + [
         (
             GoTo.encode(c),
@@ -102,14 +102,14 @@ def resolve_move_small(st: GameState, step: Step, choice: str) -> None:
     if choice == Skip.ID:
         return
     (city,) = GoTo.decode(choice)
-    st.me.city = city
+    st.players[st.current].city = city
     say(st, S.MOVES_FREE, city=st.edition.city[city]["name"])
     push_effect(st, city_reward(st, city)[0])
 
 
 def choices_move_university(st: GameState, step: Step) -> Choices:
-    steps = st.edition.route_steps[st.me.city]
-    free = [c for c in free_universities(st, st.current) if c != st.me.city]
+    steps = st.edition.route_steps[st.players[st.current].city]
+    free = [c for c in free_universities(st, st.current) if c != st.players[st.current].city]
     if not free:
         return []
     nearest = min(steps[c] for c in free)
@@ -122,7 +122,7 @@ def choices_move_university(st: GameState, step: Step) -> Choices:
 
 def resolve_move_university(st: GameState, step: Step, choice: str) -> None:
     (city,) = GoTo.decode(choice)
-    st.me.city = city
+    st.players[st.current].city = city
     say(st, S.MOVES_TO, city=st.edition.city[city]["name"])
     push(st, {"op": "place_disc", "to": f"uni:{city}"})
 

@@ -36,7 +36,7 @@ def area_possible(st: GameState, area: str) -> bool:
     """Whether the player in turn could take the main action of `area` now (an Actions turn's
     die for it is offered only then). Any other name, the Workshop's included, is no action
     area: False."""
-    p = st.me
+    p = st.players[st.current]
     if area == "study":
         # "Select ONE Program tile AND select ONE Study reward" (a Book is always there).
         if rule(st, "study_needs_a_program"):
@@ -86,7 +86,7 @@ def _store_actions(slot: int, die: str) -> list[tuple[str, tuple[str, str]]]:
 
 
 def choices_turn(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     out: Choices = []
     store = p.store
     if None in store:
@@ -140,7 +140,7 @@ _MAIN_ACTION: Final = {"travel": "travel_move", "meetings": "meet_room", "instit
 
 
 def resolve_turn(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     end = _END
     value = read("turn", choice)
     if isinstance(value, WorkshopMove):
@@ -187,11 +187,11 @@ _MILL_SLOTS: Final = [
 
 
 def choices_mill_place(st: GameState, step: Step) -> Choices:
-    return [_MILL_SLOTS[k] for k, d in enumerate(st.me.mill) if d is None]
+    return [_MILL_SLOTS[k] for k, d in enumerate(st.players[st.current].mill) if d is None]
 
 
 def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     (k,) = MillSlot.decode(choice)
     p.mill[k] = st.ctx["die"]
     if None not in p.mill and not st.end_triggered:  # the 9th die
@@ -201,7 +201,7 @@ def resolve_mill_place(st: GameState, step: Step, choice: str) -> None:
 
 def resolve_turn_advanced(st: GameState, step: Step, choice: None) -> None:
     area = st.ctx["area"]
-    level = research_level(st, st.me, area)
+    level = research_level(st, st.players[st.current], area)
     if level:
         say(st, S.ADVANCED, roman="I" * level)
         push(st, *advanced_steps(st, area, level))
@@ -240,7 +240,7 @@ def resolve_refill(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_hand_limit(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     if len(p.hand) <= st.edition.hand_limit:
         return []
     return [
@@ -254,7 +254,7 @@ def choices_hand_limit(st: GameState, step: Step) -> Choices:
 
 def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:
     (card,) = DiscardCard.decode(choice)
-    discard_from_hand(st.me, card)
+    discard_from_hand(st.players[st.current], card)
     shown(st)
     push(st, "hand_limit")
 
@@ -294,12 +294,12 @@ def claim_objectives(st: GameState) -> None:
         if any(s["op"] == "place_disc" and s.get("to") == to for s in st.stack):
             continue  # already being claimed
         step = {"op": "place_disc", "to": to}
-        if st.me.discs > 0 or movable_discs(st, step):
+        if st.players[st.current].discs > 0 or movable_discs(st, step):
             push(st, step)
 
 
 def resolve_end_turn(st: GameState, step: Step, choice: None) -> None:
-    p = st.me
+    p = st.players[st.current]
     p.turns += 1
     st.ctx = {}
     nxt = (st.current + 1) % len(st.players)

@@ -52,7 +52,7 @@ def space_dice(space: tuple[str, ...]) -> tuple[int, list[str]]:
 
 def choices_ws_push(st: GameState, step: Step) -> Choices:
     dest = st.workshop[st.ctx["to"]]
-    moving, coal = PIPS[dest[-1]], st.me.coal >= 1
+    moving, coal = PIPS[dest[-1]], st.players[st.current].coal >= 1
     out: Choices = []
     for idx, die in enumerate(dest[:-1]):
         if die not in dest[:idx]:
@@ -90,7 +90,7 @@ def _push_outs(idx: int, die: str, moving: int, coal: bool) -> Choices:
 
 
 def resolve_ws_push(st: GameState, step: Step, choice: str) -> None:
-    p = st.me
+    p = st.players[st.current]
     to = st.ctx["to"]
     dest = st.workshop[to]
     index, adjust = PushOut.decode(choice)
@@ -148,7 +148,7 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
     Partner swapped a die in, say) or the Coal to pay for it arrived since. Asking again with
     nothing changed would give the same choice twice.
     """
-    if st.ctx.get("adjusted") or st.me.coal < 1:
+    if st.ctx.get("adjusted") or st.players[st.current].coal < 1:
         return []
     if step.get("late") and st.ctx.get("ws_declined") == st.workshop:
         return []
@@ -183,13 +183,13 @@ def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
     space = st.workshop[s]
     die = space[idx]
     space[idx] = f"{die[0]}{int(die[1]) + delta}"
-    st.me.coal -= 1
+    st.players[st.current].coal -= 1
     st.ctx["adjusted"] = True
     say(st, S.COAL_ADJUST, die=die_name(die), pips=space[idx][1])
 
 
 def resolve_ws_collect(st: GameState, step: Step, choice: None) -> None:
-    p = st.me
+    p = st.players[st.current]
     slot = p.store.index(None)
     p.store[slot] = st.ctx["active"]
     st.ctx["slot"] = slot
@@ -200,7 +200,7 @@ NO_PARTNER: Final = "Play no Partner card"
 
 
 def choices_partner_play(st: GameState, step: Step) -> Choices:
-    p = st.me
+    p = st.players[st.current]
     die = p.store[st.ctx["slot"]]
     assert die is not None
     v = PIPS[die]
@@ -228,7 +228,7 @@ def _play_card(ed: Edition, card: str) -> tuple[str, str]:
 def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
     if choice == Skip.ID:
         return
-    p = st.me
+    p = st.players[st.current]
     (card,) = PlayCard.decode(choice)
     info = st.edition.partner[card]
     slot = st.ctx["slot"]
@@ -245,7 +245,7 @@ def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:
 def resolve_assignment_research(st: GameState, step: Step, choice: None) -> None:
     colour = st.ctx["active"][0]
     if colour in COLOUR_AREA:  # an action colour
-        for _ in range(len(st.me.assignments[colour])):
+        for _ in range(len(st.players[st.current].assignments[colour])):
             push(st, {"op": "research_step", "track": colour})
 
 
