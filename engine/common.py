@@ -13,9 +13,10 @@ from engine.versions import rule
 from engine.vocabulary import AREA_COLOUR, AREA_TITLE, AREAS
 
 Step = dict[str, Any]
-Choices = list[tuple[str, str]]
+# the ids of the legal choices, in a stable order (their labels: engine.labels, when shown)
+Choices = list[str]
 AUTO: Final = None  # returned by a choices_ function: resolve this step without asking
-SKIP: Final = (Skip.ID, "Skip")
+SKIP: Final = Skip.ID
 
 
 def push(st: GameState, *steps: Step | str) -> None:

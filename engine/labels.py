@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from engine import choices as C
-from engine.common import SKIP as SKIP_CHOICE
 from engine.common import cost_text, lecture_costs, loc_name, need_text, partner_label, where_name
 from engine.mill import gear_space_name
 from engine.publish import PUBLISH_TEXT
@@ -142,6 +141,8 @@ def _t(template: Template) -> Template:
     return template
 
 
+#: the label of a Skip choice, unless its step says more (engine.steps.StepKind.decline)
+SKIP: Final = "Skip"
 #: a label that is one field said whole (a Partner card, an effect, a fixed text): not translated
 WHOLE: Final = "{text}"
 DONE = _t("Done changing dice")
@@ -549,7 +550,7 @@ def parts(st: GameState, kind: str, value: C.ChoiceValue, decline: str | None = 
     """The template and typed fields of a choice of the decision `kind` asked in `st`;
     `decline`: the step's own Skip label (engine.steps.StepKind.decline), if it has one."""
     if type(value) is C.Skip:
-        return WHOLE, {"text": Text(decline or SKIP_CHOICE[1])}
+        return WHOLE, {"text": Text(decline or SKIP)}
     return LABELS[type(value)](st, kind, value)
 
 

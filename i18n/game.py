@@ -25,7 +25,6 @@ from typing import Any
 from engine import choices as C
 from engine import labels as L
 from engine import sentences
-from engine.common import SKIP as ENGINE_SKIP
 from engine.publish import PUBLISH_TEXT, publish_boxes_disc
 from engine.rules import STEPS
 from engine.state import Choice, Decision, GameState
@@ -200,7 +199,7 @@ def prompt(tr: Lang, dec: Decision) -> str:
 
 # The engine's fixed label texts, declared once there (a step's Skip label, each area's Publish,
 # the Study items) and translated here: i18n.extract takes them from engine_tables.
-SKIP = ENGINE_SKIP[1]
+SKIP = L.SKIP
 _SKIPS = {op: kind.decline for op, kind in STEPS.items() if kind.decline}
 PUBLISH = PUBLISH_TEXT
 #: Ada's Study's Publish with nothing to stack on: said before the click (a player would not
