@@ -7,9 +7,7 @@ exactly in English, so the other languages, built the same way, say the same thi
 from __future__ import annotations
 
 import hashlib
-import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,11 +20,11 @@ from engine import GameSetup, labels, new_game, sentences
 from engine import choices as C
 from engine.choices import DECISION_FORMS
 from engine.rules import decision
-from engine.state import Decision, GameState
+from engine.state import GameState
 from i18n import game as words
 from store.records import Reliability
 from tests.engine_helpers import random_game
-from tests.test_choices import built_states
+from tests.test_choices import shown_decisions
 
 _label = words._label
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,32 +33,11 @@ EN = i18n.ENGLISH
 GAMES = [(2, 11), (3, 12), (4, 13), (2, 14), (3, 15), (4, 16)]
 
 
-def shown_decisions() -> Iterator[tuple[GameState, Decision]]:
-    """The decisions of random games (every rules version, 2-4 players, some with the tier 1
-    draft) and of positions built for the kinds random play seldom reaches (tests/test_choices):
-    every kind of decision, every choice-id form but "pass"."""
-    for version in (1, 2, 3):
-        for players in (2, 3, 4):
-            for seed in range(6):
-                rnd = random.Random(seed)
-                setup = GameSetup(
-                    players=players, seed=seed, rules_version=version, draft_tier1=seed == 0
-                )
-                st = new_game(setup)
-                while not st.over:
-                    dec = decision(st)
-                    assert dec is not None
-                    yield st, dec
-                    st.apply(dec.choices[rnd.randrange(len(dec.choices))].id)
-    for st in built_states():
-        dec = decision(st)
-        assert dec is not None
-        yield st, dec
-
-
-#: sha256 of every "kind, id, label" line of `shown_decisions`, as the engine wrote its labels
+#: sha256 of every "kind, id, label" line of `shown_decisions` of these rules versions (every
+#: kind of decision, every choice-id form but "pass"), as the engine wrote its labels
 #: on main 706a250, before they were declared once (engine/labels.py): the engine's English
 #: labels are stored words (logs, records) and must not change by a byte.
+VERSIONS = (1, 2, 3)
 LABELS_DIGEST = "2649389b59e93d2e4af44127e0f00290eb2630d93cc2a7bad51cd7088ab7e562"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -68,7 +45,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 class TestLabelsDeclaredOnce:
     def test_the_engines_labels_are_byte_for_byte_as_before(self) -> None:
         digest, kinds, forms, n = hashlib.sha256(), set(), set(), 0
-        for _, dec in shown_decisions():
+        for _, dec in shown_decisions(VERSIONS):
             kinds.add(dec.kind)
             for choice in dec.choices:
                 forms.add(type(dec.parse(choice.id)))
@@ -90,7 +67,7 @@ class TestLabelsDeclaredOnce:
 
     def test_each_template_gets_exactly_its_fields(self) -> None:
         used = set()
-        for st, dec in shown_decisions():
+        for st, dec in shown_decisions(VERSIONS):
             for choice in dec.choices:
                 template, fields = labels.parts(st, dec.kind, dec.parse(choice.id))
                 texts = template if isinstance(template, labels.Plural) else (template,)
