@@ -317,9 +317,3 @@ def need_text(card: dict[str, Any]) -> str:
     if need["kind"] == "value":
         return "needs a " + " or ".join(str(v) for v in need["values"])
     return "active die -1" if need["kind"] == "minus1" else "£ = active die"
-
-
-def partner_label(st: GameState, card: str) -> str:
-    info = st.edition.partner[card]
-    science = (info["science"] or "sponsor").capitalize()
-    return f"{info['name']} ({science}, {info['prestige']} PP, {need_text(info)}): {info['text']}"

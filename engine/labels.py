@@ -20,10 +20,10 @@ and the AI read choice ids only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from engine import choices as C
-from engine.common import cost_text, lecture_costs, loc_name, need_text, partner_label, where_name
+from engine.common import cost_text, lecture_costs, loc_name, need_text, where_name
 from engine.mill import gear_space_name
 from engine.publish import PUBLISH_TEXT
 from engine.state import DIE_NAMES, GameState
@@ -54,7 +54,7 @@ class Track(NamedTuple):
 class Line(NamedTuple):
     """A Mill line by its index (engine.vocabulary.LINE_NAMES)."""
 
-    index: int
+    k: int
 
 
 class Science(NamedTuple):
@@ -136,7 +136,10 @@ Template = str | Plural
 TEMPLATES: list[Template] = []
 
 
-def _t(template: Template) -> Template:
+_T = TypeVar("_T", str, Plural)
+
+
+def _t(template: _T) -> _T:
     TEMPLATES.append(template)
     return template
 
@@ -203,6 +206,8 @@ ADVANCED = _t("Level I advanced action of {area}")
 BREAKTHROUGH = _t("Breakthrough ({track}): {text}")
 ADJUST_OWN = _t("Your {die} ({where}) to {value}")
 ADJUST_WORKSHOP = _t("{die} in Workshop space {space} to {value}")
+#: a Partner card in full (the field Partner, and the whole label of a card to draft or take)
+PARTNER = _t("{name} ({science}, {prestige} PP, {need}): {text}")
 
 Parts = tuple[Template, dict[str, Field]]
 
@@ -211,6 +216,18 @@ Parts = tuple[Template, dict[str, Field]]
 
 def _effect(text: str) -> Content:
     return Content("effect", text)
+
+
+def partner_parts(st: GameState, card: str) -> tuple[str, dict[str, Field]]:
+    """A Partner card in full: name, Science, Prestige, requirement and effect."""
+    info = st.edition.partner[card]
+    return PARTNER, {
+        "name": info["name"],
+        "science": Science(info["science"]),
+        "prestige": info["prestige"],
+        "need": Need(card),
+        "text": _effect(info["text"]),
+    }
 
 
 def _own_die(st: GameState, place: str) -> str:
@@ -566,8 +583,8 @@ def say_field(st: GameState, field: Field) -> str:
             return AREA_TITLE[key]
         case Track(colour):
             return AREA_TITLE[COLOUR_AREA[colour]]
-        case Line(index):
-            return LINE_NAMES[index]
+        case Line(k):
+            return LINE_NAMES[k]
         case Science(name):
             return (name or "sponsor").capitalize()
         case Place(loc):
@@ -583,7 +600,8 @@ def say_field(st: GameState, field: Field) -> str:
         case Content(_, text) | Text(text):
             return text
         case Partner(card):
-            return partner_label(st, card)
+            template, fields = partner_parts(st, card)
+            return fill(template, {name: say_field(st, f) for name, f in fields.items()})
         case Need(card):
             return need_text(st.edition.partner[card])
     return str(field)

@@ -3,11 +3,10 @@
 The engine speaks English only, and its log and choice ids are stored forever, so nothing here
 changes what it writes. A translation is rebuilt from structured data instead:
 
-- a **choice label** from the choice's typed value (``engine.choices.parse(kind, id)``) and the
-  state the decision is asked in, as the engine's step modules (``engine/turn.py``, the area
-  modules, ``engine/effects.py``) build it in English (``tests/test_i18n_game.py`` holds the
-  English rebuild equal to the engine's label for every choice of many games, so the two cannot
-  drift apart);
+- a **choice label** from its template and typed fields, declared once in ``engine/labels.py``
+  (read from the choice's typed value, ``engine.choices.parse(kind, id)``, and the state the
+  decision is asked in): the catalogs translate the template, ``say_field`` says each field in
+  the language, as the engine says them in English;
 - a **log line** from its sentence and fields (``engine.sentences.parse``), each field said in the
   language by what it is (a die, an area, resources, a place on the board, a content text);
 - a **content text** (card effects, Objectives, Programs, Assignment titles, Institutions) from the
@@ -160,16 +159,10 @@ def need(tr: Lang, card: dict[str, Any]) -> str:
 
 
 def partner(tr: Lang, st: GameState, card: str) -> str:
-    """A Partner card in full: name, Science, Prestige, requirement and effect."""
-    info = st.edition.partner[card]
-    return tr._(
-        "{name} ({science}, {prestige} PP, {need}): {text}",
-        name=info["name"],
-        science=science(tr, info["science"]),
-        prestige=info["prestige"],
-        need=need(tr, info),
-        text=content(tr, "effect", info["text"]),
-    )
+    """A Partner card in full: name, Science, Prestige, requirement and effect (its template:
+    engine.labels)."""
+    template, fields = L.partner_parts(st, card)
+    return tr._(template, **{name: say_field(tr, st, f) for name, f in fields.items()})
 
 
 def city_reward(tr: Lang, st: GameState, city: str) -> str:

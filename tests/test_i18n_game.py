@@ -67,13 +67,19 @@ class TestLabelsDeclaredOnce:
 
     def test_each_template_gets_exactly_its_fields(self) -> None:
         used = set()
+
+        def check(template: labels.Template, fields: dict) -> None:
+            texts = template if isinstance(template, labels.Plural) else (template,)
+            for text in texts:
+                assert set(_PLACEHOLDER.findall(text)) == set(fields), (text, fields)
+            used.add(template)
+            for field in fields.values():
+                if isinstance(field, labels.Partner):  # a field said by a template of its own
+                    check(*labels.partner_parts(st, field.card))
+
         for st, dec in shown_decisions(VERSIONS):
             for choice in dec.choices:
-                template, fields = labels.parts(st, dec.kind, dec.parse(choice.id))
-                texts = template if isinstance(template, labels.Plural) else (template,)
-                for text in texts:
-                    assert set(_PLACEHOLDER.findall(text)) == set(fields), (text, fields)
-                used.add(template)
+                check(*labels.parts(st, dec.kind, dec.parse(choice.id)))
         # every declared template is one a choice says (none left over from an old label)
         assert set(labels.TEMPLATES) - used <= {labels.PASS}
 
