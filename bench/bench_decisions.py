@@ -33,7 +33,7 @@ from typing import Any
 from engine import GameSetup, GameState, new_game
 from engine.ai import get_policy, policy_rng
 from engine.copies import fast_copy
-from engine.rules import legal_choices, run
+from engine.rules import legal_ids, run
 
 _IGNORED = ("history", "log", "undo_floor")
 
@@ -61,7 +61,7 @@ def _dropped(st: GameState) -> str:
 
 def classify(st: GameState) -> str:
     """'equivalent', 'yes/no' or 'real' for the pending decision of `st`."""
-    ids = [i for i, _ in legal_choices(st)]
+    ids = list(legal_ids(st))
     results = [_after(st, cid) for cid in ids]
     if len(set(results)) == 1:
         return "equivalent"

@@ -17,7 +17,7 @@ import statistics
 import time
 
 from engine import GameSetup, GameState, compiled, new_game
-from engine.rules import apply, legal_choices
+from engine.rules import apply, legal_ids
 
 
 def play_random(players: int, seed: int) -> tuple[GameState, int]:
@@ -26,7 +26,7 @@ def play_random(players: int, seed: int) -> tuple[GameState, int]:
     decisions = 0
     while not st.over:
         # choice() draws as randrange(len(options)) does (the same games), with less Python
-        apply(st, rnd.choice(legal_choices(st))[0])
+        apply(st, rnd.choice(legal_ids(st)))
         decisions += 1
     return st, decisions
 
@@ -56,8 +56,8 @@ def main() -> None:
     rnd = random.Random(1)
     st = new_game(GameSetup(players=args.players, seed=1))
     for _ in range(180):
-        options = legal_choices(st)
-        apply(st, options[rnd.randrange(len(options))][0])
+        options = legal_ids(st)
+        apply(st, options[rnd.randrange(len(options))])
     text = st.to_json()
     dumps = []
     loads = []

@@ -268,7 +268,7 @@ class Policy(Protocol):
 
 
 def _legal_ids(state: GameState) -> list[str]:
-    ids = [i for i, _ in rules.legal_choices(state)]
+    ids = list(rules.legal_ids(state))
     if not ids:
         raise ValueError("no decision to take: the game is over")
     return ids
@@ -279,8 +279,8 @@ def _lookahead_ids(st: GameState) -> list[str]:
     for it: such states change only through `apply` (and `determinize`, which drops them)."""
     cached = st.pending_choices
     if cached and st.stack and cached[1] is st.stack[-1] and cached[0] == len(st.history):
-        return [i for i, _ in cached[2]]
-    return [i for i, _ in rules.legal_choices(st)]
+        return list(cached[2])
+    return list(rules.legal_ids(st))
 
 
 def _decider(state: GameState) -> int:
@@ -375,7 +375,7 @@ class GreedyPolicy:
         base = fast_copy(state)
         if self.fair:
             determinize(base, seat, rng)
-            rules.legal_choices(base)  # once, for every trial copy below
+            rules.legal_ids(base)  # once, for every trial copy below
         scored = []
         for order, cid in enumerate(ids):
             trial = base if order == len(ids) - 1 else fast_copy(base)
@@ -489,7 +489,7 @@ class SearchPolicy:
                 break
             base = fast_copy(state)
             determinize(base, seat, rng)
-            rules.legal_choices(base)  # once, for every candidate's copy below
+            rules.legal_ids(base)  # once, for every candidate's copy below
             # the first candidate's ranking of each rollout turn, shortlisting the others' turns
             shortlists: list[list[str] | None] = [None] * horizon
             for cid in arms:

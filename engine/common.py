@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from engine.edition import Edition
 
 Step = dict[str, Any]
-Choices = list[tuple[str, str]]
+# the ids of the legal choices, in a stable order (their labels: engine.labels, when shown)
+Choices = list[str]
 AUTO: Final = None  # returned by a choices_ function: resolve this step without asking
-SKIP: Final = (Skip.ID, "Skip")
+SKIP: Final = Skip.ID
 
 
 def push(st: GameState, *steps: Step | str) -> None:
@@ -361,9 +362,3 @@ def need_text(card: dict[str, Any]) -> str:
     if need["kind"] == "value":
         return "needs a " + " or ".join(str(v) for v in need["values"])
     return "active die -1" if need["kind"] == "minus1" else "£ = active die"
-
-
-def partner_label(st: GameState, card: str) -> str:
-    info = st.edition.partner[card]
-    science = (info["science"] or "sponsor").capitalize()
-    return f"{info['name']} ({science}, {info['prestige']} PP, {need_text(info)}): {info['text']}"

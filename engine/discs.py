@@ -35,12 +35,9 @@ NO_DISC: Final = "Place no disc"
 def choices_place_disc(st: GameState, step: Step) -> Choices | None:
     if st.players[st.current].discs > 0:
         return AUTO
-    out: Choices = [
-        (MoveDiscHere.encode(loc), f"Move your disc from {loc_name(st, loc)}")
-        for loc in movable_discs(st, step)
-    ]
+    out: Choices = [MoveDiscHere.encode(loc) for loc in movable_discs(st, step)]
     if out and not step["to"].startswith("obj:"):
-        out.insert(0, (Skip.ID, NO_DISC))
+        out.insert(0, Skip.ID)
     return out
 
 

@@ -56,7 +56,6 @@ from engine.common import (
     open_rooms,
     own_board_discs,
     own_dice,
-    partner_label,
     partner_name,
     pay,
     play_from_hand,
@@ -69,16 +68,14 @@ from engine.common import (
     shown,
     slide_and_refill,
     take_disc,
-    where_name,
 )
-from engine.mill import gear_space_name
 from engine.publish import build_options
-from engine.state import GameState, die_name
+from engine.state import GameState
 from engine.steps import StepKind
 from engine.study import gain_study_item, study_item_choices
 from engine.turn import advanced_steps
 from engine.versions import rule
-from engine.vocabulary import AREA_TITLE, AREAS, RESOURCES, TRACK_NAMES
+from engine.vocabulary import AREAS, RESOURCES, TRACK_NAMES
 
 # ======================================================================================
 # Effect steps (the Icon Reference)
@@ -135,14 +132,7 @@ def resolve_innovation(st: GameState, step: Step, choice: None) -> None:
 def choices_innovation_top(st: GameState, step: Step) -> Choices:
     if st.players[st.current].innovation < st.edition.innovation_top_spend:
         return []
-    return [SKIP] + [
-        (
-            TopBonus.encode(b),
-            f"Spend {st.edition.innovation_top_spend} Innovation: {st.edition.workshop_bonuses[b]['text']}",
-        )
-        for b in st.edition.workshop_order
-        if b != "innovation"
-    ]
+    return [SKIP] + [TopBonus.encode(b) for b in st.edition.workshop_order if b != "innovation"]
 
 
 def resolve_innovation_top(st: GameState, step: Step, choice: str) -> None:
@@ -173,11 +163,7 @@ def choices_may_draw(st: GameState, step: Step) -> Choices:
     p = st.players[st.current]
     if not p.deck and not p.discard:
         return []
-    n = step["n"]
-    return [
-        (Draw.ID, f"Draw {n} card{'s' if n > 1 else ''} from your deck"),
-        (Skip.ID, DRAW_NONE),
-    ]
+    return [Draw.ID, Skip.ID]
 
 
 def resolve_may_draw(st: GameState, step: Step, choice: str) -> None:
@@ -186,10 +172,7 @@ def resolve_may_draw(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_discard(st: GameState, step: Step) -> Choices:
-    return [
-        (DiscardCard.encode(c), f"Discard {partner_name(st, c)}")
-        for c in st.players[st.current].hand
-    ]
+    return [DiscardCard.encode(c) for c in st.players[st.current].hand]
 
 
 def resolve_discard(st: GameState, step: Step, choice: str) -> None:
@@ -205,20 +188,13 @@ def choices_research(st: GameState, step: Step) -> Choices | None:
         return AUTO
     picked = step.get("picked", []) if step.get("different") else []
     research, top = st.players[st.current].research, st.edition.research_top
-    out = [
-        _research_choice(t, research[t])
-        for t in V.COLOURS_MAIN
-        if research[t] < top and t not in picked
-    ]
+    out = [_RESEARCH[t] for t in V.COLOURS_MAIN if research[t] < top and t not in picked]
     if _forced_picks(st, step, out):
         return out[:1]
     return out
 
 
-@cache
-def _research_choice(track: str, level: int) -> tuple[str, str]:
-    """The choice of a Research track at its level (made once per track and level)."""
-    return ResearchTrack.encode(track), f"+1 Research on {TRACK_NAMES[track]} (now {level})"
+_RESEARCH: Final = {t: ResearchTrack.encode(t) for t in V.COLOURS_MAIN}
 
 
 def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:
@@ -232,7 +208,7 @@ def _forced_picks(st: GameState, step: Step, out: Choices) -> bool:
     breakthroughs = st.edition.research_track["breakthroughs"]
     return all(
         st.players[st.current].research[ResearchTrack.decode(cid)[0]] + 1 not in breakthroughs
-        for cid, _ in out
+        for cid in out
     )
 
 
@@ -270,7 +246,7 @@ def resolve_research_step(st: GameState, step: Step, choice: None) -> None:
 
 def _picked_choices(step: Step, options: Choices) -> Choices:
     picked = step.get("picked", []) if step.get("different") else []
-    return [(i, label) for i, label in options if i not in picked]
+    return [i for i in options if i not in picked]
 
 
 def _repeat(st: GameState, step: Step, choice: str, follow: list[Step]) -> None:
@@ -282,10 +258,7 @@ def _repeat(st: GameState, step: Step, choice: str, follow: list[Step]) -> None:
 
 
 def choices_workshop_bonus(st: GameState, step: Step) -> Choices:
-    options = [
-        (WorkshopBonus.encode(b), st.edition.workshop_bonuses[b]["text"])
-        for b in st.edition.workshop_order
-    ]
+    options = [WorkshopBonus.encode(b) for b in st.edition.workshop_order]
     return _picked_choices(step, options)
 
 
@@ -320,14 +293,7 @@ def resolve_gain_gear(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_take_multiplier(st: GameState, step: Step) -> Choices:
-    return [
-        (
-            MultiplierSlot.encode(i),
-            f"Multiplier Gear (build cost {cost_text(st.edition.multiplier[m]['cost'])})",
-        )
-        for i, m in enumerate(st.multiplier_display)
-        if m is not None
-    ]
+    return [MultiplierSlot.encode(i) for i, m in enumerate(st.multiplier_display) if m is not None]
 
 
 def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
@@ -341,9 +307,7 @@ def resolve_take_multiplier(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_take_partner(st: GameState, step: Step) -> Choices:
-    return [
-        (DisplayCard.encode(s), partner_label(st, c)) for s, c in enumerate(st.partner_display) if c
-    ]
+    return [DisplayCard.encode(s) for s, c in enumerate(st.partner_display) if c]
 
 
 def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
@@ -361,10 +325,7 @@ NO_FREE_PLAY: Final = "Play no card"
 
 
 def choices_play_free(st: GameState, step: Step) -> Choices:
-    return [(Skip.ID, NO_FREE_PLAY)] + [
-        (PlayCard.encode(c), f"Play {partner_name(st, c)} free: {st.edition.partner[c]['text']}")
-        for c in st.players[st.current].hand
-    ]
+    return [Skip.ID] + [PlayCard.encode(c) for c in st.players[st.current].hand]
 
 
 def resolve_play_free(st: GameState, step: Step, choice: str) -> None:
@@ -382,11 +343,7 @@ def resolve_discard_played(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_use_display_partner(st: GameState, step: Step) -> Choices:
-    return [SKIP] + [
-        (UseDisplayCard.encode(s), f"Use {partner_name(st, c)}: {st.edition.partner[c]['text']}")
-        for s, c in enumerate(st.partner_display)
-        if c
-    ]
+    return [SKIP] + [UseDisplayCard.encode(s) for s, c in enumerate(st.partner_display) if c]
 
 
 def resolve_use_display_partner(st: GameState, step: Step, choice: str) -> None:
@@ -430,18 +387,7 @@ def choices_upgrade_subtraction(st: GameState, step: Step) -> Choices:
     if st.addition_supply <= 0:
         return []
     subs = [pos for pos, g in enumerate(st.players[st.current].gears) if g == "sub"]
-    return (
-        [SKIP]
-        + [
-            (
-                UpgradeGear.encode(pos),
-                f"Turn the Subtraction Gear at {gear_space_name(pos)} into Addition",
-            )
-            for pos in subs
-        ]
-        if subs
-        else []
-    )
+    return [SKIP] + [UpgradeGear.encode(pos) for pos in subs] if subs else []
 
 
 def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
@@ -453,9 +399,7 @@ def resolve_upgrade_subtraction(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_meeting_disc(st: GameState, step: Step) -> Choices:
-    return [
-        (MeetingRoom.encode(r), f"Place a disc in Meeting room {r + 1}") for r in open_rooms(st)
-    ]
+    return [MeetingRoom.encode(r) for r in open_rooms(st)]
 
 
 def resolve_meeting_disc(st: GameState, step: Step, choice: str) -> None:
@@ -464,10 +408,7 @@ def resolve_meeting_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_university_disc(st: GameState, step: Step) -> Choices:
-    return [
-        (University.encode(c), f"Place a disc on {st.edition.city[c]['name']}")
-        for c in free_universities(st, st.current)
-    ]
+    return [University.encode(c) for c in free_universities(st, st.current)]
 
 
 def resolve_university_disc(st: GameState, step: Step, choice: str) -> None:
@@ -476,10 +417,7 @@ def resolve_university_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_lecture_disc(st: GameState, step: Step) -> Choices:
-    return [
-        (LectureSpace.encode(i, lvl), f"Place a disc on {loc_name(st, f'lec:{i}:{lvl}')}")
-        for i, lvl in empty_lectures(st)
-    ]
+    return [LectureSpace.encode(i, lvl) for i, lvl in empty_lectures(st)]
 
 
 def resolve_lecture_disc(st: GameState, step: Step, choice: str) -> None:
@@ -498,9 +436,7 @@ def choices_move_disc(st: GameState, step: Step) -> Choices:
     locs = own_board_discs(st, st.current)
     if not locs:
         return []
-    return [SKIP] + [
-        (MoveDiscFrom.encode(loc), f"Move your disc from {loc_name(st, loc)}") for loc in locs
-    ]
+    return [SKIP] + [MoveDiscFrom.encode(loc) for loc in locs]
 
 
 def resolve_move_disc(st: GameState, step: Step, choice: str) -> None:
@@ -510,11 +446,7 @@ def resolve_move_disc(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_move_disc_to(st: GameState, step: Step) -> Choices:
-    return [
-        (MoveDiscTo.encode(loc), f"to {loc_name(st, loc)}")
-        for loc in _available_spaces(st)
-        if loc != step["from"]
-    ]
+    return [MoveDiscTo.encode(loc) for loc in _available_spaces(st) if loc != step["from"]]
 
 
 def resolve_move_disc_to(st: GameState, step: Step, choice: str) -> None:
@@ -535,9 +467,7 @@ def choices_relocate_university_disc(st: GameState, step: Step) -> Choices:
     mine = [c for c in st.edition.university_cities if st.current in st.university_discs[c]]
     if not mine or not free_universities(st, st.current):
         return []
-    return [SKIP] + [
-        (RelocateFrom.encode(c), f"Move your disc from {st.edition.city[c]['name']}") for c in mine
-    ]
+    return [SKIP] + [RelocateFrom.encode(c) for c in mine]
 
 
 def resolve_relocate_university_disc(st: GameState, step: Step, choice: str) -> None:
@@ -547,10 +477,7 @@ def resolve_relocate_university_disc(st: GameState, step: Step, choice: str) -> 
 
 
 def choices_relocate_to(st: GameState, step: Step) -> Choices:
-    return [
-        (RelocateTo.encode(c), f"to {st.edition.city[c]['name']}: {city_reward(st, c)[1]}")
-        for c in free_universities(st, st.current)
-    ]
+    return [RelocateTo.encode(c) for c in free_universities(st, st.current)]
 
 
 def resolve_relocate_to(st: GameState, step: Step, choice: str) -> None:
@@ -569,7 +496,7 @@ def resolve_relocate_to(st: GameState, step: Step, choice: str) -> None:
 def choices_assignment_token(st: GameState, step: Step) -> Choices:
     p = st.players[st.current]
     return [
-        (AssignmentToken.encode(c), f"Take a 1-point {TRACK_NAMES[c]} Assignment Scoring token")
+        AssignmentToken.encode(c)
         for c in V.COLOURS_MAIN
         if c not in p.assignment_tokens and 1 in st.assignment_token_stacks[c]
     ]
@@ -585,7 +512,7 @@ def choices_science_token(st: GameState, step: Step) -> Choices:
     sciences = V.SCIENCES if step.get("science", "any") == "any" else [step["science"]]
     limited = rule(st, "science_token_supply")
     return [
-        (ScienceToken.encode(s), f"Take a 1-point {s.capitalize()} Science Scoring token")
+        ScienceToken.encode(s)
         for s in sciences
         if s not in st.players[st.current].science_tokens
         and (not limited or science_ones_left(st, s) > 0)
@@ -598,9 +525,7 @@ def resolve_science_token(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_advanced(st: GameState, step: Step) -> Choices:
-    return [
-        (AdvancedAction.encode(a), f"Level I advanced action of {AREA_TITLE[a]}") for a in AREAS
-    ]
+    return [AdvancedAction.encode(a) for a in AREAS]
 
 
 def resolve_advanced(st: GameState, step: Step, choice: str) -> None:
@@ -609,13 +534,7 @@ def resolve_advanced(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_breakthrough(st: GameState, step: Step) -> Choices:
-    options = [
-        (
-            Breakthrough.encode(t),
-            f"Breakthrough ({TRACK_NAMES[t]}): {st.edition.breakthrough[b]['text']}",
-        )
-        for t, b in st.breakthroughs.items()
-    ]
+    options = [Breakthrough.encode(t) for t in st.breakthroughs]
     return _picked_choices(step, options)
 
 
@@ -631,12 +550,7 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
         v = int(die[1])
         for delta in (-1, 1):
             if 1 <= v + delta <= 6:
-                out.append(
-                    (
-                        AdjustOwnDie.encode(where, delta),
-                        f"Your {die_name(die)} ({where_name(where)}) to {v + delta}",
-                    )
-                )
+                out.append(AdjustOwnDie.encode(where, delta))
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die in space[:idx]:
@@ -644,12 +558,7 @@ def choices_adjust_die(st: GameState, step: Step) -> Choices:
             v = int(die[1])
             for delta in (-1, 1):
                 if 1 <= v + delta <= 6:
-                    out.append(
-                        (
-                            AdjustWorkshopDie.encode(s, idx, delta),
-                            f"{die_name(die)} in Workshop space {s + 1} to {v + delta}",
-                        )
-                    )
+                    out.append(AdjustWorkshopDie.encode(s, idx, delta))
     return out
 
 
@@ -674,7 +583,7 @@ def resolve_adjust_die(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_choose(st: GameState, step: Step) -> Choices:
-    return [(Option.encode(i), o["label"]) for i, o in enumerate(step["options"])]
+    return [Option.encode(i) for i in range(len(step["options"]))]
 
 
 def resolve_choose(st: GameState, step: Step, choice: str) -> None:

@@ -3,8 +3,7 @@ space."""
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine import sentences as S
 from engine.choices import AnalyticalSociety, LectureSpace, LowerSpace, Skip
@@ -23,25 +22,12 @@ from engine.common import (
 from engine.state import GameState
 from engine.steps import StepKind
 
-if TYPE_CHECKING:
-    from engine.edition import Edition
-
 
 def choices_lecture(st: GameState, step: Step) -> Choices:
     costs, innovation = lecture_costs(st, st.current), st.players[st.current].innovation
     return [
-        _lecture(st.edition, i, lvl, costs[lvl])
-        for i, lvl in empty_lectures(st)
-        if costs[lvl] <= innovation
+        LectureSpace.encode(i, lvl) for i, lvl in empty_lectures(st) if costs[lvl] <= innovation
     ]
-
-
-@cache
-def _lecture(ed: Edition, i: int, lvl: int, cost: int) -> tuple[str, str]:
-    """The choice of a Lecture space at its cost (made once per edition, space and cost)."""
-    inst = ed.institutions[i]
-    text = inst["spaces"][lvl]["text"]
-    return LectureSpace.encode(i, lvl), f"{inst['name']} level {lvl} ({cost} Innovation): {text}"
 
 
 def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
@@ -55,19 +41,10 @@ def resolve_lecture(st: GameState, step: Step, choice: str) -> None:
 
 
 def choices_lower_space(st: GameState, step: Step) -> Choices:
-    out: Choices = [
-        SKIP,
-        (AnalyticalSociety.ID, f"Analytical Society: {st.edition.analytical_society['text']}"),
-    ]
+    out: Choices = [SKIP, AnalyticalSociety.ID]
     for i, lvl in empty_lectures(st):
         if lvl < step["below"] and step["inst"] in (None, i):
-            inst = st.edition.institutions[i]
-            out.append(
-                (
-                    LowerSpace.encode(i, lvl),
-                    f"{inst['name']} level {lvl}: {inst['spaces'][lvl]['text']}",
-                )
-            )
+            out.append(LowerSpace.encode(i, lvl))
     return out
 
 

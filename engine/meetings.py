@@ -11,7 +11,6 @@ from engine.common import (
     Choices,
     Step,
     open_rooms,
-    partner_label,
     partner_name,
     push,
     say,
@@ -29,16 +28,9 @@ def choices_meet_room(st: GameState, step: Step) -> Choices:
     for r in open_rooms(st):
         room = st.edition.meeting_rooms[r]
         if p.money >= room["money"]:
-            out.append(
-                (AttendRoom.encode(r, "money"), f"Meeting room {r + 1}, pay £{room['money']}")
-            )
+            out.append(AttendRoom.encode(r, "money"))
         if p.innovation >= room["innovation"]:
-            out.append(
-                (
-                    AttendRoom.encode(r, "innovation"),
-                    f"Meeting room {r + 1}, pay {room['innovation']} Innovation",
-                )
-            )
+            out.append(AttendRoom.encode(r, "innovation"))
     return out
 
 
@@ -52,10 +44,7 @@ def resolve_meet_room(st: GameState, step: Step, choice: str) -> None:
 
 def choices_meet_card(st: GameState, step: Step) -> Choices:
     return [
-        (
-            DisplayCard.encode(s),
-            f"{partner_label(st, c)} [draw {st.edition.meeting_rooms[s]['draw']}]",
-        )
+        DisplayCard.encode(s)
         for s, c in enumerate(st.partner_display)
         if c is not None and s >= step["room"]
     ]
@@ -85,10 +74,7 @@ def choices_keep_eight(st: GameState, step: Step) -> Choices:
     p = st.players[st.current]
     if len(p.supply()) <= st.edition.supply_size:
         return []
-    return [
-        (RemoveCard.encode(c), f"Remove {partner_name(st, c)} from the game")
-        for c in p.hand + p.discard
-    ]
+    return [RemoveCard.encode(c) for c in p.hand + p.discard]
 
 
 def resolve_keep_eight(st: GameState, step: Step, choice: str) -> None:

@@ -25,9 +25,7 @@ from engine.common import (
     Choices,
     Step,
     can_pay,
-    cost_text,
     discs_at,
-    loc_name,
     may_build,
     open_gear_spaces,
     own_board_discs,
@@ -36,7 +34,6 @@ from engine.common import (
     push,
     say,
     set_own_die,
-    where_name,
 )
 from engine.mill import gear_space_name
 from engine.state import GameState, die_name
@@ -76,11 +73,6 @@ PUBLISH_TEXT: Final = {
 }
 
 
-_PUBLISH: Final = {
-    area: (Publish.ID, f"Publish (1 Book): {text}") for area, text in PUBLISH_TEXT.items()
-}
-
-
 def build_options(st: GameState) -> Choices:
     p = st.players[st.current]
     if not may_build(p):
@@ -94,10 +86,9 @@ def build_options(st: GameState) -> Choices:
 
 
 @cache
-def _build_gear(ed: Edition, gear: str) -> tuple[dict[str, int], tuple[str, str]]:
+def _build_gear(ed: Edition, gear: str) -> tuple[dict[str, int], str]:
     """A Gear's cost and the choice to build it (made once per edition and Gear)."""
-    cost = ed.gear_cost(gear)
-    return cost, (BuildGear.encode(gear), f"Build {ed.gear_name(gear)} ({cost_text(cost)})")
+    return ed.gear_cost(gear), BuildGear.encode(gear)
 
 
 # the label of its Skip choice (declared with its step too: i18n translates it from there)
@@ -108,9 +99,9 @@ def choices_publish_or_build(st: GameState, step: Step) -> Choices:
     area = st.ctx.get("area")  # None: a turn without an action area (no turn possible)
     out = build_options(st)
     if area is not None and _publish_possible(st, area):
-        out.insert(0, _PUBLISH[area])
+        out.insert(0, Publish.ID)
     if out:
-        out.append((Skip.ID, NEITHER))
+        out.append(Skip.ID)
     return out
 
 
@@ -144,9 +135,7 @@ def choices_gear_place(st: GameState, step: Step) -> Choices:
     return [_GEAR_SPACES[pos] for pos in open_gear_spaces(st.players[st.current])]
 
 
-_GEAR_SPACES: Final = [
-    (GearSpace.encode(pos), f"Gear space {gear_space_name(pos)}") for pos in range(12)
-]
+_GEAR_SPACES: Final = [GearSpace.encode(pos) for pos in range(12)]
 
 
 def resolve_gear_place(st: GameState, step: Step, choice: str) -> None:
@@ -169,7 +158,7 @@ def choices_steam(st: GameState, step: Step) -> Choices | None:
         return AUTO if step.get("free") or p.coal >= coal else []
     if p.coal < coal:
         return []
-    return [(AdvanceSteam.ID, f"Advance Steam (pay {coal} Coal)"), SKIP]
+    return [AdvanceSteam.ID, SKIP]
 
 
 def resolve_steam(st: GameState, step: Step, choice: str | None) -> None:
@@ -211,7 +200,7 @@ def choices_stack_disc(st: GameState, step: Step) -> Choices | None:
     targets = _stack_targets(st)
     if not targets:
         return AUTO if step.get("publish") else []
-    return [(StackDisc.encode(loc), f"Stack a disc on {loc_name(st, loc)}") for loc in targets]
+    return [StackDisc.encode(loc) for loc in targets]
 
 
 def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
@@ -231,23 +220,13 @@ def resolve_stack_disc(st: GameState, step: Step, choice: str | None) -> None:
 
 
 def choices_pips(st: GameState, step: Step) -> Choices:
-    out: Choices = [(Done.ID, "Done changing dice")]
+    out: Choices = [Done.ID]
     for where, die in own_dice(st.players[st.current]):
         v = int(die[1])
         if v > 1:
-            out.append(
-                (
-                    ChangePip.encode(where, -1),
-                    f"{die_name(die)} ({where_name(where)}) down to {v - 1}",
-                )
-            )
+            out.append(ChangePip.encode(where, -1))
         if v < 6:
-            out.append(
-                (
-                    ChangePip.encode(where, 1),
-                    f"{die_name(die)} ({where_name(where)}) up to {v + 1}",
-                )
-            )
+            out.append(ChangePip.encode(where, 1))
     return out
 
 
@@ -266,10 +245,7 @@ def resolve_pips(st: GameState, step: Step, choice: str) -> None:
 def choices_swap_die(st: GameState, step: Step) -> Choices:
     if not any(st.workshop):
         return []
-    return [
-        (SwapOwnDie.encode(w), f"Swap your {die_name(d)} ({where_name(w)})")
-        for w, d in own_dice(st.players[st.current])
-    ]
+    return [SwapOwnDie.encode(w) for w, _ in own_dice(st.players[st.current])]
 
 
 def resolve_swap_die(st: GameState, step: Step, choice: str) -> None:
@@ -282,9 +258,7 @@ def choices_swap_with(st: GameState, step: Step) -> Choices:
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die not in space[:idx]:
-                out.append(
-                    (WorkshopDie.encode(s, idx), f"with {die_name(die)} in Workshop space {s + 1}")
-                )
+                out.append(WorkshopDie.encode(s, idx))
     return out
 
 

@@ -5,8 +5,9 @@ How it works
 The state keeps a stack of pending *steps* (`state.stack`, top last). Each step is a small dict
 `{"op": name, ...}`. Every op is declared once, in the `STEPS` of the module of its area of the
 game (`engine.steps.StepKind`): a `resolve(st, step, choice)` function and, if the step may need a
-player's decision, a `choices(st, step)` function that returns the legal choices as `(id, label)`
-pairs in a stable order (or AUTO to resolve without asking), with its prompt and the other traits
+player's decision, a `choices(st, step)` function that returns the ids of the legal choices in a
+stable order (or AUTO to resolve without asking; their labels are built only when a decision is
+shown, by `engine.labels`), with its prompt and the other traits
 of the decision. This module gathers them into `STEPS` and reads its tables from it.
 
 `run()` resolves steps until one needs a decision with two or more choices (a step with a single
@@ -18,7 +19,7 @@ chain of effects is plain data that survives serialisation.
 Where things are
 ----------------
 - this module: setup (`new_game`, `replay`, the draft), the decision loop (`run`,
-  `legal_choices`, `decision`, `apply`) and the registry of every step (`STEPS`);
+  `legal_ids`, `legal_choices`, `decision`, `apply`) and the registry of every step (`STEPS`);
 - `engine.turn`: the turn itself (Workshop turn or Actions turn, the advanced actions, the end of
   a turn); `engine.workshop`, `engine.study`, `engine.travel`, `engine.meetings`,
   `engine.institutions`, `engine.discs`, `engine.publish`: the steps of each area;
@@ -35,6 +36,7 @@ from engine import (
     discs,
     effects,
     institutions,
+    labels,
     meetings,
     publish,
     rng,
@@ -52,7 +54,6 @@ from engine.common import (
     Step,
     draw_cards,
     draw_die,
-    partner_label,
     partner_name,
     push,
     say,
@@ -184,7 +185,7 @@ def resolve_set_seat(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_draft(st: GameState, step: Step) -> Choices:
-    return [(DraftCard.encode(c), partner_label(st, c)) for c in st.ctx["draft"]]
+    return [DraftCard.encode(c) for c in st.ctx["draft"]]
 
 
 def resolve_draft(st: GameState, step: Step, choice: str) -> None:
@@ -260,7 +261,7 @@ def run(st: GameState, step: Step | None = None, choice: str | None = None) -> N
             elif not options:
                 op = None  # no legal choice: the step is skipped
             elif len(options) == 1:
-                choice = options[0][0]
+                choice = options[0]
             else:
                 st.pending_choices = (len(st.history), step, options)
                 return
@@ -277,13 +278,14 @@ CHECK_REUSED_CHOICES = False
 
 def forget_choices(st: GameState) -> None:
     """Drop the listing kept for the pending decision. A state changes through `apply`, which
-    lists the next decision's choices once for `legal_choices`, `decision` and the next `apply`
+    lists the next decision's choices once for `legal_ids`, `decision` and the next `apply`
     to reuse; a state changed any other way (tests arrange positions by hand) must forget it."""
     st.pending_choices = None
 
 
-def legal_choices(st: GameState) -> Choices:
-    """The legal (id, label) pairs of the pending decision, in a stable order."""
+def legal_ids(st: GameState) -> Choices:
+    """The ids of the legal choices of the pending decision, in a stable order (what the loop
+    and the AI read: no labels are built)."""
     if st.over or not st.stack:
         return []
     step = st.stack[-1]
@@ -301,32 +303,40 @@ def legal_choices(st: GameState) -> Choices:
     return options
 
 
+def legal_choices(st: GameState) -> list[tuple[str, str]]:
+    """The legal (id, label) pairs of the pending decision, in a stable order: the labels are
+    built now (engine.labels), so a loop that needs only ids reads `legal_ids`."""
+    ids = legal_ids(st)
+    if not ids:
+        return []
+    op = st.stack[-1]["op"]
+    decline = STEPS[op].decline
+    return [(i, labels.label(st, op, i, decline)) for i in ids]
+
+
 def decision(st: GameState) -> Decision | None:
     if st.over or not st.stack:
         return None
     step = st.stack[-1]
-    options = legal_choices(st)
-    prompt = PROMPTS[step["op"]]  # (every step that asks has one: engine.steps.registry)
+    op = step["op"]
+    prompt = PROMPTS[op]  # (every step that asks has one: engine.steps.registry)
     return Decision(
         player=st.current,
-        kind=step["op"],
+        kind=op,
         prompt=prompt,
-        choices=[Choice(i, label) for i, label in options],
-        optional=any(i in _OPTIONAL for i, _ in options),
-        private=step["op"] in PRIVATE_DECISIONS,
+        choices=[Choice(i, label) for i, label in legal_choices(st)],
+        optional=any(i in _OPTIONAL for i in legal_ids(st)),
+        private=op in PRIVATE_DECISIONS,
     )
 
 
 def apply(st: GameState, choice_id: str) -> None:
     """Apply a legal choice (mutating the state) and run on to the next decision."""
-    options = legal_choices(st)
-    for i, _ in options:
-        if i == choice_id:
-            break
-    else:
+    options = legal_ids(st)
+    if choice_id not in options:
         raise IllegalChoice(
             f"{choice_id!r} is not a legal choice now"
-            + (f" (legal: {', '.join(i for i, _ in options[:8])}...)" if options else "")
+            + (f" (legal: {', '.join(options[:8])}...)" if options else "")
         )
     st.pending_choices = None
     step = st.stack.pop()

@@ -48,8 +48,8 @@ class StepKind:
 
     op: str
     resolve: ResolveFn
-    # the legal (id, label) choices, in a stable order; AUTO (None) to resolve without asking.
-    # A step without it never asks.
+    # the ids of the legal choices, in a stable order; AUTO (None) to resolve without asking.
+    # A step without it never asks. (Each choice's label: engine.labels, by its id's form.)
     choices: ChoicesFn | None = None
     _: KW_ONLY
     prompt: str | None = None  # the question, in English (i18n translates it)

@@ -19,20 +19,13 @@ from engine.common import SKIP, Choices, Step, push, push_effect, say, slide_and
 from engine.state import GameState
 from engine.steps import StepKind
 from engine.versions import rule
-from engine.vocabulary import LINE_NAMES, TRACK_NAMES
+from engine.vocabulary import LINE_NAMES
 
 
 def choices_study_program(st: GameState, step: Step) -> Choices:
     if None not in st.players[st.current].programs:
         return []
-    return [
-        (
-            ProgramTile.encode(i),
-            f"{st.edition.program[t]['text']} ({st.edition.program[t]['prestige']} Prestige)",
-        )
-        for i, t in enumerate(st.program_display)
-        if t is not None
-    ]
+    return [ProgramTile.encode(i) for i, t in enumerate(st.program_display) if t is not None]
 
 
 def resolve_study_program(st: GameState, step: Step, choice: str) -> None:
@@ -45,9 +38,7 @@ def resolve_study_program(st: GameState, step: Step, choice: str) -> None:
 
 def choices_program_place(st: GameState, step: Step) -> Choices:
     return [
-        (ProgramLine.encode(k), f"{LINE_NAMES[k]} (bonus: {st.edition.program_spaces[k]['text']})")
-        for k, t in enumerate(st.players[st.current].programs)
-        if t is None
+        ProgramLine.encode(k) for k, t in enumerate(st.players[st.current].programs) if t is None
     ]
 
 
@@ -73,7 +64,7 @@ def _affordable_assignments(st: GameState) -> list[int]:
 
 
 _STUDY_ITEMS: Final = [StudyItem.encode(item) for item in ("book", "gear", "assignment")]
-# the label of each Study item (i18n translates it from here)
+# the label of each Study item (engine.labels says it; i18n translates it from here)
 STUDY_ITEM_TEXT: Final = {
     "book": "Gain 1 Book",
     "gear": "Gain 1 Addition Gear",
@@ -85,11 +76,11 @@ def study_item_choices(st: GameState, exclude: list[str]) -> Choices:
     out: Choices = []
     book, gear, assignment = _STUDY_ITEMS
     if book not in exclude:
-        out.append((book, STUDY_ITEM_TEXT["book"]))
+        out.append(book)
     if gear not in exclude and st.addition_supply > 0:
-        out.append((gear, STUDY_ITEM_TEXT["gear"]))
+        out.append(gear)
     if assignment not in exclude and _affordable_assignments(st):
-        out.append((assignment, STUDY_ITEM_TEXT["assignment"]))
+        out.append(assignment)
     return out
 
 
@@ -128,12 +119,7 @@ def resolve_study_cleanup(st: GameState, step: Step, choice: None) -> None:
 
 
 def choices_take_assignment(st: GameState, step: Step) -> Choices:
-    out: Choices = []
-    for i in _affordable_assignments(st):
-        a = st.edition.assignment[st.assignment_display[i]]  # type: ignore[index]
-        cost = f" (discard {a['discard']})" if a["discard"] else ""
-        out.append((AssignmentCard.encode(i), f"{a['name']}{cost}: {a['text']}"))
-    return out
+    return [AssignmentCard.encode(i) for i in _affordable_assignments(st)]
 
 
 def resolve_take_assignment(st: GameState, step: Step, choice: str) -> None:
@@ -155,7 +141,7 @@ def resolve_take_assignment(st: GameState, step: Step, choice: str) -> None:
 
 def choices_assign_column(st: GameState, step: Step) -> Choices:
     colours = st.edition.assignment[step["card"]]["colours"] or V.COLOURS_MAIN
-    return [(AssignmentColumn.encode(c), f"Put it in the {TRACK_NAMES[c]} column") for c in colours]
+    return [AssignmentColumn.encode(c) for c in colours]
 
 
 def resolve_assign_column(st: GameState, step: Step, choice: str) -> None:

@@ -43,16 +43,7 @@ def choices_travel_move(st: GameState, step: Step) -> Choices:
     for city, cost in _destinations(st.edition, p.city):
         if city == p.city or cost > p.money or not may_stop(st, city):
             continue
-        name = st.edition.city[city]["name"]
-        if (
-            st.edition.city[city]["kind"] == "university"
-            and st.current in st.university_discs[city]
-        ):
-            out.append(
-                (GoTo.encode(city), f"{name} (£{cost}; your disc is already there: no reward)")
-            )
-        else:
-            out.append((GoTo.encode(city), f"{name} (£{cost}): {city_reward(st, city)[1]}"))
+        out.append(GoTo.encode(city))
     return out
 
 
@@ -89,13 +80,7 @@ def resolve_activate(st: GameState, step: Step, choice: None) -> None:
 
 def choices_move_small(st: GameState, step: Step) -> Choices:
     cities = st.edition.small_cities_within(st.players[st.current].city, step["max"])
-    return [SKIP] + [
-        (
-            GoTo.encode(c),
-            f"Move free to {st.edition.city[c]['name']}: {st.edition.city[c].get('text', '')}",
-        )
-        for c in cities
-    ]
+    return [SKIP] + [GoTo.encode(c) for c in cities]
 
 
 def resolve_move_small(st: GameState, step: Step, choice: str) -> None:
@@ -113,11 +98,7 @@ def choices_move_university(st: GameState, step: Step) -> Choices:
     if not free:
         return []
     nearest = min(steps[c] for c in free)
-    return [
-        (GoTo.encode(c), f"Move to {st.edition.city[c]['name']}")
-        for c in free
-        if steps[c] == nearest
-    ]
+    return [GoTo.encode(c) for c in free if steps[c] == nearest]
 
 
 def resolve_move_university(st: GameState, step: Step, choice: str) -> None:

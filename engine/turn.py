@@ -15,7 +15,6 @@ from engine.common import (
     Step,
     discard_from_hand,
     lecture_costs,
-    partner_name,
     push,
     research_level,
     say,
@@ -69,20 +68,12 @@ def area_possible(st: GameState, area: str) -> bool:
 
 
 @cache
-def _store_actions(slot: int, die: str) -> list[tuple[str, tuple[str, str]]]:
+def _store_actions(slot: int, die: str) -> list[tuple[str, str]]:
     """(area, the Actions turn's choice) for each area a Store die could take, a grey die any
     (made once: asked at every turn)."""
     if die[0] == "K":
-        return [
-            (
-                area,
-                (StoreAction.encode(slot, area), f"Actions: grey {die[1]} for {AREA_TITLE[area]}"),
-            )
-            for area in AREAS
-        ]
-    area = COLOUR_AREA[die[0]]
-    label = f"Actions: {die_name(die)} for {AREA_TITLE[area]}"
-    return [(area, (StoreAction.encode(slot, None), label))]
+        return [(area, StoreAction.encode(slot, area)) for area in AREAS]
+    return [(COLOUR_AREA[die[0]], StoreAction.encode(slot, None))]
 
 
 def choices_turn(st: GameState, step: Step) -> Choices:
@@ -120,14 +111,7 @@ def choices_turn(st: GameState, step: Step) -> Choices:
         # Designed rule for a corner the rulebook leaves open: with no turn possible, a die goes
         # to the Mill without its action, or (no die either) the turn passes.
         mill_full = None not in p.mill
-        out = [
-            (
-                IdleDie.encode(i),
-                f"No turn possible: put {die_name(d)} in your Mill without an action",
-            )
-            for i, d in enumerate(store)
-            if d and not mill_full
-        ] or [(Pass.ID, "No turn possible: pass")]
+        out = [IdleDie.encode(i) for i, d in enumerate(store) if d and not mill_full] or [Pass.ID]
     return out
 
 
@@ -181,9 +165,7 @@ def resolve_turn(st: GameState, step: Step, choice: str) -> None:
         push(st, *end)
 
 
-_MILL_SLOTS: Final = [
-    (MillSlot.encode(k), f"Mill row {k // 3 + 1}, column {k % 3 + 1}") for k in range(9)
-]
+_MILL_SLOTS: Final = [MillSlot.encode(k) for k in range(9)]
 
 
 def choices_mill_place(st: GameState, step: Step) -> Choices:
@@ -243,13 +225,7 @@ def choices_hand_limit(st: GameState, step: Step) -> Choices:
     p = st.players[st.current]
     if len(p.hand) <= st.edition.hand_limit:
         return []
-    return [
-        (
-            DiscardCard.encode(c),
-            f"Discard {partner_name(st, c)} (hand limit {st.edition.hand_limit})",
-        )
-        for c in p.hand
-    ]
+    return [DiscardCard.encode(c) for c in p.hand]
 
 
 def resolve_hand_limit(st: GameState, step: Step, choice: str) -> None:

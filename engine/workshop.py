@@ -4,7 +4,7 @@ optional Coal adjust, the die to the Store, and a Partner card played with it.""
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine import sentences as S
 from engine.choices import CoalAdjust, PlayCard, PushOut, Skip, WorkshopMove
@@ -12,7 +12,6 @@ from engine.common import (
     Choices,
     Step,
     draw_die,
-    need_text,
     play_from_hand,
     push,
     push_effect,
@@ -24,21 +23,13 @@ from engine.steps import StepKind
 from engine.versions import rule
 from engine.vocabulary import COLOUR_AREA
 
-if TYPE_CHECKING:
-    from engine.edition import Edition
-
-
-def _workshop_move(s: int, die: str, moves: int) -> tuple[str, str]:
-    """The Workshop turn's choice moving `die` from space `s` one or two spaces."""
-    how_far = " two spaces (1 Coal)" if moves == 2 else ""
-    label = f"Workshop: move {die_name(die)} from space {s + 1}{how_far}"
-    return WorkshopMove.encode(s, die, moves), label
-
-
 # space -> {die: (pips, its move one space, its move two spaces)}: the Workshop turn's choices,
 # asked for every die at every turn
-WORKSHOP_MOVES: Final[list[dict[str, tuple[int, tuple[str, str], tuple[str, str]]]]] = [
-    {die: (PIPS[die], _workshop_move(s, die, 1), _workshop_move(s, die, 2)) for die in DIE_NAMES}
+WORKSHOP_MOVES: Final[list[dict[str, tuple[int, str, str]]]] = [
+    {
+        die: (PIPS[die], WorkshopMove.encode(s, die, 1), WorkshopMove.encode(s, die, 2))
+        for die in DIE_NAMES
+    }
     for s in range(6)
 ]
 
@@ -64,28 +55,16 @@ def choices_ws_push(st: GameState, step: Step) -> Choices:
 def _push_outs(idx: int, die: str, moving: int, coal: bool) -> Choices:
     """The ways the moving die (its pips `moving`) can push out a die (made once: asked at
     every Workshop turn). coal: whether a Coal is left to adjust."""
-    v, name = PIPS[die], die_name(die)
+    v = PIPS[die]
     out: Choices = []
     if v <= moving:
-        out.append((PushOut.encode(idx, None), f"Push out {name}"))
+        out.append(PushOut.encode(idx, None))
     if coal and 2 <= v <= moving + 1:
-        out.append(
-            (PushOut.encode(idx, "-"), f"Spend 1 Coal: lower {name} to {v - 1} and push it out")
-        )
+        out.append(PushOut.encode(idx, "-"))
     if coal and v <= moving and v <= 5:
-        out.append(
-            (
-                PushOut.encode(idx, "+"),
-                f"Push out {name} and spend 1 Coal to raise it to {v + 1}",
-            )
-        )
+        out.append(PushOut.encode(idx, "+"))
     if coal and v == moving + 1 and moving < 6:
-        out.append(
-            (
-                PushOut.encode(idx, "M"),
-                f"Spend 1 Coal: raise the moving die to {v}, push out {name}",
-            )
-        )
+        out.append(PushOut.encode(idx, "M"))
     return out
 
 
@@ -152,7 +131,7 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
         return []
     if step.get("late") and st.ctx.get("ws_declined") == st.workshop:
         return []
-    out: Choices = [(Skip.ID, NO_ADJUST)]
+    out: Choices = [Skip.ID]
     for s, space in enumerate(st.workshop):
         for idx, die in enumerate(space):
             if die not in space[:idx]:
@@ -164,14 +143,7 @@ def choices_ws_adjust(st: GameState, step: Step) -> Choices:
 def _coal_adjusts(s: int, idx: int, die: str) -> Choices:
     """The Coal adjusts of one Workshop die, down then up (made once: asked at most turns)."""
     v = int(die[1])
-    return [
-        (
-            CoalAdjust.encode(s, idx, delta),
-            f"Spend 1 Coal: {die_name(die)} in space {s + 1} to {v + delta}",
-        )
-        for delta in (-1, 1)
-        if 1 <= v + delta <= 6
-    ]
+    return [CoalAdjust.encode(s, idx, delta) for delta in (-1, 1) if 1 <= v + delta <= 6]
 
 
 def resolve_ws_adjust(st: GameState, step: Step, choice: str) -> None:
@@ -204,7 +176,7 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
     die = p.store[st.ctx["slot"]]
     assert die is not None
     v = PIPS[die]
-    out: Choices = [(Skip.ID, NO_PARTNER)]
+    out: Choices = [Skip.ID]
     partner = st.edition.partner
     for card in p.hand:
         need = partner[card]["need"]
@@ -214,15 +186,8 @@ def choices_partner_play(st: GameState, step: Step) -> Choices:
             or (need["kind"] == "money" and p.money >= v)
         )
         if ok:
-            out.append(_play_card(st.edition, card))
+            out.append(PlayCard.encode(card))
     return out
-
-
-@cache
-def _play_card(ed: Edition, card: str) -> tuple[str, str]:
-    """The choice to play a Partner card with the active die (made once per edition and card)."""
-    info = ed.partner[card]
-    return PlayCard.encode(card), f"Play {info['name']} ({need_text(info)}): {info['text']}"
 
 
 def resolve_partner_play(st: GameState, step: Step, choice: str) -> None:

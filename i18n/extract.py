@@ -100,9 +100,12 @@ def _extract_file(path: Path) -> Iterator[tuple[int, Any, list[str], str | None]
         yield from extract("python", f, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",))
 
 
-def _add(catalog: Catalog, text: str, context: str | None, where: str) -> None:
+def _add(catalog: Catalog, text: Any, context: str | None, where: str) -> None:
+    """Add a message (a text, or a (singular, plural) pair) unless the catalog has it."""
     if not text:
         return
+    if isinstance(text, tuple):  # a plural: babel keys it by its singular
+        text = tuple(text)
     old = catalog.get(text, context)
     if old is not None:
         if where not in old.auto_comments and len(old.auto_comments) < 6:

@@ -3,11 +3,10 @@
 The engine speaks English only, and its log and choice ids are stored forever, so nothing here
 changes what it writes. A translation is rebuilt from structured data instead:
 
-- a **choice label** from the choice's typed value (``engine.choices.parse(kind, id)``) and the
-  state the decision is asked in, as the engine's step modules (``engine/turn.py``, the area
-  modules, ``engine/effects.py``) build it in English (``tests/test_i18n_game.py`` holds the
-  English rebuild equal to the engine's label for every choice of many games, so the two cannot
-  drift apart);
+- a **choice label** from its template and typed fields, declared once in ``engine/labels.py``
+  (read from the choice's typed value, ``engine.choices.parse(kind, id)``, and the state the
+  decision is asked in): the catalogs translate the template, ``say_field`` says each field in
+  the language, as the engine says them in English;
 - a **log line** from its sentence and fields (``engine.sentences.parse``), each field said in the
   language by what it is (a die, an area, resources, a place on the board, a content text);
 - a **content text** (card effects, Objectives, Programs, Assignment titles, Institutions) from the
@@ -23,9 +22,8 @@ from functools import lru_cache
 from typing import Any
 
 from engine import choices as C
+from engine import labels as L
 from engine import sentences
-from engine.common import SKIP as ENGINE_SKIP
-from engine.common import lecture_costs
 from engine.publish import PUBLISH_TEXT, publish_boxes_disc
 from engine.rules import STEPS
 from engine.state import Choice, Decision, GameState
@@ -161,16 +159,10 @@ def need(tr: Lang, card: dict[str, Any]) -> str:
 
 
 def partner(tr: Lang, st: GameState, card: str) -> str:
-    """A Partner card in full: name, Science, Prestige, requirement and effect."""
-    info = st.edition.partner[card]
-    return tr._(
-        "{name} ({science}, {prestige} PP, {need}): {text}",
-        name=info["name"],
-        science=science(tr, info["science"]),
-        prestige=info["prestige"],
-        need=need(tr, info),
-        text=content(tr, "effect", info["text"]),
-    )
+    """A Partner card in full: name, Science, Prestige, requirement and effect (its template:
+    engine.labels)."""
+    template, fields = L.partner_parts(st, card)
+    return tr._(template, **{name: say_field(tr, st, f) for name, f in fields.items()})
 
 
 def city_reward(tr: Lang, st: GameState, city: str) -> str:
@@ -200,7 +192,7 @@ def prompt(tr: Lang, dec: Decision) -> str:
 
 # The engine's fixed label texts, declared once there (a step's Skip label, each area's Publish,
 # the Study items) and translated here: i18n.extract takes them from engine_tables.
-SKIP = ENGINE_SKIP[1]
+SKIP = L.SKIP
 _SKIPS = {op: kind.decline for op, kind in STEPS.items() if kind.decline}
 PUBLISH = PUBLISH_TEXT
 #: Ada's Study's Publish with nothing to stack on: said before the click (a player would not
@@ -258,288 +250,51 @@ def labels(tr: Lang, st: GameState, dec: Decision) -> list[str]:
     return [label(tr, st, dec, c) for c in dec.choices]
 
 
-def _label(tr: Lang, st: GameState, kind: str, value: C.ChoiceValue) -> str:  # noqa: C901
-    ed = st.edition
-    p = st.me
-    match value:
-        case C.Skip():
-            return tr._(_SKIPS.get(kind, SKIP))
-        case C.Done():
-            return tr._("Done changing dice")
-        case C.Pass():
-            return tr._("No turn possible: pass")
-        # -- turn
-        case C.WorkshopMove(space=s, die=d, moves=moves):
-            if moves == 2:
-                return tr._(
-                    "Workshop: move {die} from space {space} two spaces (1 Coal)",
-                    die=die(tr, d),
-                    space=s + 1,
-                )
-            return tr._("Workshop: move {die} from space {space}", die=die(tr, d), space=s + 1)
-        case C.StoreAction(slot=i, area=a):
-            d = p.store[i]
-            assert d is not None
-            return tr._(
-                "Actions: {die} for {area}", die=die(tr, d), area=area(tr, a or COLOUR_AREA[d[0]])
-            )
-        case C.IdleDie(slot=i):
-            d = p.store[i]
-            assert d is not None
-            return tr._(
-                "No turn possible: put {die} in your Mill without an action", die=die(tr, d)
-            )
-        # -- Workshop turn
-        case C.PushOut(index=idx, adjust=adjust):
-            dest = st.workshop[st.ctx["to"]]
-            d = dest[idx]
-            v = int(d[1])
-            name = die(tr, d)
-            if adjust is None:
-                return tr._("Push out {die}", die=name)
-            if adjust == "-":
-                return tr._(
-                    "Spend 1 Coal: lower {die} to {value} and push it out", die=name, value=v - 1
-                )
-            if adjust == "+":
-                return tr._(
-                    "Push out {die} and spend 1 Coal to raise it to {value}", die=name, value=v + 1
-                )
-            return tr._(
-                "Spend 1 Coal: raise the moving die to {value}, push out {die}", value=v, die=name
-            )
-        case C.CoalAdjust(space=s, index=idx, delta=delta):
-            d = st.workshop[s][idx]
-            return tr._(
-                "Spend 1 Coal: {die} in space {space} to {value}",
-                die=die(tr, d),
-                space=s + 1,
-                value=int(d[1]) + delta,
-            )
-        case C.PlayCard(card=card):
-            info = ed.partner[card]
-            text = content(tr, "effect", info["text"])
-            if kind == "play_free":
-                return tr._("Play {card} free: {text}", card=info["name"], text=text)
-            return tr._(
-                "Play {card} ({need}): {text}", card=info["name"], need=need(tr, info), text=text
-            )
-        # -- Actions turn
-        case C.MillSlot(slot=k):
-            return tr._("Mill row {row}, column {column}", row=k // 3 + 1, column=k % 3 + 1)
-        case C.ProgramTile(slot=i):
-            tile = ed.program[st.program_display[i]]  # type: ignore[index]
-            return tr._(
-                "{text} ({prestige} Prestige)",
-                text=content(tr, "program", tile["text"]),
-                prestige=tile["prestige"],
-            )
-        case C.ProgramLine(line=k):
-            return tr._(
-                "{line} (bonus: {bonus})",
-                line=line(tr, k),
-                bonus=content(tr, "effect", ed.program_spaces[k]["text"]),
-            )
-        case C.StudyItem(item=item):
-            return tr._(_ITEMS[item])
-        case C.AssignmentCard(slot=i):
-            a = ed.assignment[st.assignment_display[i]]  # type: ignore[index]
-            name = content(tr, "assignment", a["name"])
-            text = content(tr, "effect", a["text"])
-            if a["discard"]:
-                return tr._("{name} (discard {n}): {text}", name=name, n=a["discard"], text=text)
-            return tr._("{name}: {text}", name=name, text=text)
-        case C.AssignmentColumn(colour=c):
-            return tr._("Put it in the {track} column", track=track(tr, c))
-        case C.GoTo(city=city):
-            name = ed.city[city]["name"]
-            if kind == "move_university":
-                return tr._("Move to {city}", city=name)
-            if kind == "move_small":
-                text = content(tr, "effect", ed.city[city].get("text", ""))
-                return tr._("Move free to {city}: {text}", city=name, text=text)
-            cost = ed.travel_cost[p.city][city]
-            if ed.city[city]["kind"] == "university" and st.current in st.university_discs[city]:
-                return tr._(
-                    "{city} (£{cost}; your disc is already there: no reward)", city=name, cost=cost
-                )
-            return tr._(
-                "{city} (£{cost}): {reward}", city=name, cost=cost, reward=city_reward(tr, st, city)
-            )
-        case C.AttendRoom(room=r, pay=pay):
-            room = ed.meeting_rooms[r]
-            if pay == "money":
-                return tr._("Meeting room {room}, pay £{cost}", room=r + 1, cost=room["money"])
-            return tr._(
-                "Meeting room {room}, pay {cost} Innovation", room=r + 1, cost=room["innovation"]
-            )
-        case C.DisplayCard(slot=s):
-            card = st.partner_display[s]
-            assert card is not None
-            if kind == "meet_card":
-                return tr._(
-                    "{card} [draw {n}]", card=partner(tr, st, card), n=ed.meeting_rooms[s]["draw"]
-                )
+def say_field(tr: Lang, st: GameState, field: L.Field) -> str:
+    """A typed field of a choice label (engine.labels) in the language."""
+    match field:
+        case L.Die(code):
+            return die(tr, code)
+        case L.Area(key):
+            return area(tr, key)
+        case L.Track(letter):
+            return track(tr, letter)
+        case L.Line(k):
+            return line(tr, k)
+        case L.Science(name):
+            return science(tr, name)
+        case L.Place(place):
+            return loc(tr, st, place)
+        case L.Where(place):
+            return where(tr, place)
+        case L.GearSpace(pos):
+            return gear_space(tr, pos)
+        case L.Gear(gear):
+            return gear_name(tr, st, gear)
+        case L.Amount(cost):
+            return amount(tr, cost)
+        case L.Content(context, text):
+            return content(tr, context, text)
+        case L.Partner(card):
             return partner(tr, st, card)
-        case C.DraftCard(card=card):
-            return partner(tr, st, card)
-        case C.RemoveCard(card=card):
-            return tr._("Remove {card} from the game", card=ed.partner[card]["name"])
-        case C.Draw():
-            n = st.stack[-1]["n"]
-            return tr.n_("Draw {n} card from your deck", "Draw {n} cards from your deck", n)
-        case C.LectureSpace(institution=i, level=lvl):
-            if kind == "lecture_disc":
-                return tr._("Place a disc on {place}", place=loc(tr, st, f"lec:{i}:{lvl}"))
-            inst = ed.institutions[i]
-            return tr._(
-                "{institution} level {level} ({cost} Innovation): {text}",
-                institution=institution(tr, st, i),
-                level=lvl,
-                cost=lecture_costs(st, st.current)[lvl],
-                text=content(tr, "effect", inst["spaces"][lvl]["text"]),
-            )
-        case C.AnalyticalSociety():
-            return tr._(
-                "Analytical Society: {text}",
-                text=content(tr, "effect", ed.analytical_society["text"]),
-            )
-        case C.LowerSpace(institution=i, level=lvl):
-            return tr._(
-                "{institution} level {level}: {text}",
-                institution=institution(tr, st, i),
-                level=lvl,
-                text=content(tr, "effect", ed.institutions[i]["spaces"][lvl]["text"]),
-            )
-        case C.MoveDiscHere(location=place) | C.MoveDiscFrom(location=place):
-            return tr._("Move your disc from {place}", place=loc(tr, st, place))
-        # -- Publish or Build
-        case C.Publish():
-            return tr._("Publish (1 Book): {text}", text=tr._(PUBLISH[st.ctx["area"]]))
-        case C.BuildGear(gear=gear):
-            return tr._(
-                "Build {gear} ({cost})",
-                gear=gear_name(tr, st, gear),
-                cost=amount(tr, ed.gear_cost(gear)),
-            )
-        case C.GearSpace(space=pos):
-            return tr._("Gear space {space}", space=gear_space(tr, pos))
-        case C.AdvanceSteam():
-            coal = ed.steam_track[p.steam + 1]["coal"]
-            return tr._("Advance Steam (pay {n} Coal)", n=coal)
-        case C.StackDisc(location=place):
-            return tr._("Stack a disc on {place}", place=loc(tr, st, place))
-        case C.ChangePip(die=place, delta=delta):
-            d = _own_die(st, place)
-            v = int(d[1]) + delta
-            if delta < 0:
-                return tr._(
-                    "{die} ({where}) down to {value}",
-                    die=die(tr, d),
-                    where=where(tr, place),
-                    value=v,
-                )
-            return tr._(
-                "{die} ({where}) up to {value}", die=die(tr, d), where=where(tr, place), value=v
-            )
-        case C.SwapOwnDie(die=place):
-            return tr._(
-                "Swap your {die} ({where})",
-                die=die(tr, _own_die(st, place)),
-                where=where(tr, place),
-            )
-        case C.WorkshopDie(space=s, index=idx):
-            return tr._(
-                "with {die} in Workshop space {space}",
-                die=die(tr, st.workshop[s][idx]),
-                space=s + 1,
-            )
-        case C.DiscardCard(card=card):
-            name = ed.partner[card]["name"]
-            if kind == "hand_limit":
-                return tr._("Discard {card} (hand limit {n})", card=name, n=ed.hand_limit)
-            return tr._("Discard {card}", card=name)
-        # -- effects
-        case C.TopBonus(bonus=b):
-            return tr._(
-                "Spend {n} Innovation: {text}",
-                n=ed.innovation_top_spend,
-                text=content(tr, "effect", ed.workshop_bonuses[b]["text"]),
-            )
-        case C.ResearchTrack(track=t):
-            return tr._(
-                "+1 Research on {track} (now {level})", track=track(tr, t), level=p.research[t]
-            )
-        case C.WorkshopBonus(bonus=b):
-            return content(tr, "effect", ed.workshop_bonuses[b]["text"])
-        case C.MultiplierSlot(slot=i):
-            gear = st.multiplier_display[i]
-            assert gear is not None
-            return tr._(
-                "Multiplier Gear (build cost {cost})", cost=amount(tr, ed.multiplier[gear]["cost"])
-            )
-        case C.UseDisplayCard(slot=s):
-            card = st.partner_display[s]
-            assert card is not None
-            info = ed.partner[card]
-            return tr._(
-                "Use {card}: {text}", card=info["name"], text=content(tr, "effect", info["text"])
-            )
-        case C.UpgradeGear(space=pos):
-            return tr._(
-                "Turn the Subtraction Gear at {space} into Addition", space=gear_space(tr, pos)
-            )
-        case C.MeetingRoom(room=r):
-            return tr._("Place a disc in Meeting room {room}", room=r + 1)
-        case C.University(city=city):
-            return tr._("Place a disc on {place}", place=ed.city[city]["name"])
-        case C.MoveDiscTo(location=place):
-            return tr._("to {place}", place=loc(tr, st, place))
-        case C.RelocateFrom(city=city):
-            return tr._("Move your disc from {place}", place=ed.city[city]["name"])
-        case C.RelocateTo(city=city):
-            return tr._(
-                "to {city}: {reward}", city=ed.city[city]["name"], reward=city_reward(tr, st, city)
-            )
-        case C.AssignmentToken(colour=c):
-            return tr._("Take a 1-point {track} Assignment Scoring token", track=track(tr, c))
-        case C.ScienceToken(science=s):
-            return tr._("Take a 1-point {science} Science Scoring token", science=science(tr, s))
-        case C.AdvancedAction(area=a):
-            return tr._("Level I advanced action of {area}", area=area(tr, a))
-        case C.Breakthrough(track=t):
-            token = ed.breakthrough[st.breakthroughs[t]]
-            return tr._(
-                "Breakthrough ({track}): {text}",
-                track=track(tr, t),
-                text=content(tr, "effect", token["text"]),
-            )
-        case C.AdjustOwnDie(die=place, delta=delta):
-            d = _own_die(st, place)
-            return tr._(
-                "Your {die} ({where}) to {value}",
-                die=die(tr, d),
-                where=where(tr, place),
-                value=int(d[1]) + delta,
-            )
-        case C.AdjustWorkshopDie(space=s, index=idx, delta=delta):
-            d = st.workshop[s][idx]
-            return tr._(
-                "{die} in Workshop space {space} to {value}",
-                die=die(tr, d),
-                space=s + 1,
-                value=int(d[1]) + delta,
-            )
-        case C.Option(index=i):
-            return content(tr, "effect", st.stack[-1]["options"][i]["label"])
-    raise ValueError(f"no label for {value!r} in {kind}")
+        case L.Need(card):
+            return need(tr, st.edition.partner[card])
+        case L.Text(text):
+            return tr._(text)
+    return str(field)  # a number or a name
 
 
-def _own_die(st: GameState, place: str) -> str:
-    p = st.me
-    d = (p.store if place[0] == "s" else p.mill)[int(place[1:])]
-    assert d is not None
-    return d
+def _label(tr: Lang, st: GameState, kind: str, value: C.ChoiceValue) -> str:
+    """The engine's label of a choice (engine.labels: its template and typed fields), said in
+    the language."""
+    template, fields = L.parts(st, kind, value, _SKIPS.get(kind))
+    said = {name: say_field(tr, st, f) for name, f in fields.items()}
+    if template == L.WHOLE:
+        return said["text"]
+    if isinstance(template, L.Plural):
+        n = said.pop("n")
+        return tr.n_(template.singular, template.plural, int(n), **said)
+    return tr._(template, **said)
 
 
 # -- log lines ---------------------------------------------------------------------------------
@@ -695,14 +450,15 @@ def category(tr: Lang, name: str) -> str:
     return tr.p_("score", name)
 
 
-def engine_tables() -> dict[str | None, list[str]]:
+def engine_tables() -> dict[str | None, list[Any]]:
     """The engine's texts that the catalogs translate, by context (for i18n.extract; None: the
     choice labels, which have none)."""
     from engine.rules import PROMPTS
     from engine.scoring import CATEGORIES
 
     return {
-        None: [SKIP, *_SKIPS.values(), *PUBLISH.values(), *_ITEMS.values()],
+        # (a Plural template is a pair: singular and plural)
+        None: [SKIP, *_SKIPS.values(), *PUBLISH.values(), *_ITEMS.values(), *L.TEMPLATES],
         "prompt": [p for p in PROMPTS.values() if isinstance(p, str)],
         "log": [s.text for s in sentences.SENTENCES],
         "area": list(AREA_TITLE.values()),

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterator
 
 from engine import GameSetup, GameState, new_game
-from engine.rules import apply, forget_choices, legal_choices
+from engine.rules import apply, forget_choices, legal_ids
 from engine.versions import LATEST_RULES
 
 
@@ -27,8 +27,8 @@ def random_game(
     while not st.over:
         if each:
             each(st)
-        options = legal_choices(st)
-        apply(st, options[rnd.randrange(len(options))][0])
+        options = legal_ids(st)
+        apply(st, options[rnd.randrange(len(options))])
         decisions += 1
         assert decisions < limit, "game did not end"
     if each:
@@ -69,7 +69,7 @@ def fresh(
 
 def choose(st: GameState, choice_id: str) -> None:
     """Apply a choice, failing with the legal list if it is not legal."""
-    ids = [i for i, _ in legal_choices(st)]
+    ids = legal_ids(st)
     assert choice_id in ids, f"{choice_id!r} not in {ids} (decision {st.stack[-1]['op']})"
     apply(st, choice_id)
 
@@ -81,4 +81,4 @@ def kind(st: GameState) -> str:
 
 
 def ids(st: GameState) -> list[str]:
-    return [i for i, _ in legal_choices(st)]
+    return list(legal_ids(st))

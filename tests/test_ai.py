@@ -86,13 +86,13 @@ class TestFastCopy:
 
     def test_the_copy_keeps_the_pending_choices_for_its_own_decision(self):
         st = midgame(13, 90, players=3)
-        legal = rules.legal_choices(st)
+        legal = rules.legal_ids(st)
         c = fast_copy(st)
         assert c.pending_choices is not None
         assert c.pending_choices[1] is c.stack[-1]  # its own step, not the original's
         assert c.pending_choices[2] == legal
-        c.apply(legal[-1][0])  # the handed-on choices serve the copy's apply...
-        assert rules.legal_choices(st) == legal  # ...and leave the original's decision alone
+        c.apply(legal[-1])  # the handed-on choices serve the copy's apply...
+        assert rules.legal_ids(st) == legal  # ...and leave the original's decision alone
 
     def test_a_stale_cache_is_not_handed_on(self):
         st = midgame(14, 60, players=2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given
@@ -14,7 +15,7 @@ from engine import GameSetup, choices, new_game
 from engine.choices import DECISION_FORMS, BadChoiceId, ChoiceValue, parse
 from engine.edition import FIRST_EDITION, edition
 from engine.rules import STEPS, decision, run
-from engine.state import GameState
+from engine.state import Decision, GameState
 from engine.vocabulary import AREA_COLOUR, SCIENCES
 from tests.engine_helpers import fresh
 
@@ -94,11 +95,11 @@ def check_round_trip(kind: str, choice_id: str) -> ChoiceValue:
 Met = list[tuple[str, list[str]]]  # (decision kind, its legal choice ids)
 
 
-def sampled_decisions() -> Met:
-    """The decisions of random games (both rules versions, 2-4 players, some with the tier 1
-    draft) and of positions built for the kinds random play seldom reaches."""
-    met: Met = []
-    for version in (1, 2):
+def shown_decisions(versions: tuple[int, ...] = (1, 2)) -> Iterator[tuple[GameState, Decision]]:
+    """The decisions of random games (these rules versions, 2-4 players, some with the tier 1
+    draft) and of positions built for the kinds random play seldom reaches, each with its state
+    (read it before the next: the game plays on)."""
+    for version in versions:
         for players in (2, 3, 4):
             for seed in range(6):
                 rnd = random.Random(seed)
@@ -109,13 +110,17 @@ def sampled_decisions() -> Met:
                 while not st.over:
                     dec = decision(st)
                     assert dec is not None
-                    met.append((dec.kind, [c.id for c in dec.choices]))
+                    yield st, dec
                     st.apply(dec.choices[rnd.randrange(len(dec.choices))].id)
     for st in built_states():
         dec = decision(st)
         assert dec is not None
-        met.append((dec.kind, [c.id for c in dec.choices]))
-    return met
+        yield st, dec
+
+
+def sampled_decisions() -> Met:
+    """The kind and legal choice ids of each of `shown_decisions`."""
+    return [(dec.kind, [c.id for c in dec.choices]) for _, dec in shown_decisions()]
 
 
 def _with_step(step: dict, prepare=lambda st: None) -> GameState:

@@ -63,7 +63,8 @@ class TestDecisionModel:
             assert st.to_json() == before
 
     def test_the_choices_are_listed_once_per_decision(self, monkeypatch) -> None:
-        # run() lists the pending decision's choices; legal_choices, decision and apply reuse them.
+        # run() lists the pending decision's choice ids; legal_ids, legal_choices (which labels
+        # them), decision and apply reuse them.
         st = new_game(GameSetup(players=3, seed=6))
         calls: list[str] = []
 
@@ -78,10 +79,10 @@ class TestDecisionModel:
             rules, "CHOICES", {op: counted(op, fn) for op, fn in rules.CHOICES.items()}
         )
         monkeypatch.setattr(rules, "CHECK_REUSED_CHOICES", False)
-        listing = legal_choices(st)
-        assert st.decision is not None and st.legal_choices()
-        assert calls == [] and legal_choices(st) is listing
-        apply(st, listing[0][0])
+        listing = rules.legal_ids(st)
+        assert st.decision is not None and st.legal_choices() and legal_choices(st)
+        assert calls == [] and rules.legal_ids(st) is listing
+        apply(st, listing[0])
         assert calls, "apply ran on to the next decision, listing its choices there"
         calls.clear()
         legal_choices(st)

@@ -76,7 +76,7 @@ class TestInstitutionCosts:
         st = fresh()
         assert [lecture_cost(st, 0, lvl) for lvl in range(2, 7)] == [1, 2, 4, 6, 9]
         st.players[0].innovation = 6
-        assert not any(i.endswith(":6") for i, _ in choices_lecture(st, {}))
+        assert not any(i.endswith(":6") for i in choices_lecture(st, {}))
 
     def test_costs_after_a_level_3_disc(self) -> None:
         # rulebook, Cost Example, later turn: 1, 1, 2, 4 and 7 for level 6.

@@ -178,7 +178,7 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("state", {"state", "copies", "view"}),
     (
         "rules",
-        {"common", "objectives", "mill", "scoring", "steps", "rules"}
+        {"common", "objectives", "mill", "scoring", "steps", "rules", "labels"}
         | {module.__name__.removeprefix("engine.") for module in rules.STEP_MODULES},
     ),
     ("AI and the command line", {"ai", "__main__", "record", "__init__"}),
