@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
+from simcord_settle import poll_quickly
 
 from engine import rules
 
@@ -31,6 +32,9 @@ settings.load_profile("ada")
 # machine busy with other work can exceed (an image, a replay, an AI turn in a process). A test
 # that sets its own `@pytest.mark.simcord(settle_timeout=...)` keeps it.
 SETTLE_TIMEOUT = 60.0
+
+# simcord looks again every 2 ms (not 50 ms) while a bot task works: see tests/simcord_settle.py
+poll_quickly()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

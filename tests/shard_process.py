@@ -121,7 +121,9 @@ async def world(
     location: str, label: str, shards: list[int], seed: int, days: int, wait: bool
 ) -> None:
     import simcord
+    from simcord_settle import poll_quickly
 
+    poll_quickly()  # as in tests/conftest.py
     async with simcord.run(
         make_bot(location, shards, seed), check_errors=False, settle_timeout=60
     ) as env:
