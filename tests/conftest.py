@@ -33,7 +33,7 @@ settings.load_profile("ada")
 # that sets its own `@pytest.mark.simcord(settle_timeout=...)` keeps it.
 SETTLE_TIMEOUT = 60.0
 
-# simcord looks again every 2 ms (not 50 ms) while a bot task works: see tests/simcord_settle.py
+# simcord looks again every 10 ms (not 50 ms) while a bot task works: see tests/simcord_settle.py
 poll_quickly()
 
 

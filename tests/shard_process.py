@@ -30,8 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from simcord_settle import HOUR, advance, poll_quickly  # noqa: E402 - tests/ is the script's folder
+
 SHARDS = 4
-HOUR = 3600.0
 
 
 def say(*words: Any) -> None:
@@ -121,19 +122,18 @@ async def world(
     location: str, label: str, shards: list[int], seed: int, days: int, wait: bool
 ) -> None:
     import simcord
-    from simcord_settle import poll_quickly
 
     poll_quickly()  # as in tests/conftest.py
     async with simcord.run(
         make_bot(location, shards, seed), check_errors=False, settle_timeout=60
     ) as env:
-        await env.advance_time(days * 24 * HOUR)  # ids of this world's own
+        await advance(env, days * 24 * HOUR)  # ids of this world's own
         games = Games(env, label, shards, seed)
         await games.create()
         for step in range(10_000):
             moved = await games.move()
             if step == 5:
-                await env.advance_time(2 * HOUR)  # a reminder round writes what threads show
+                await advance(env, 2 * HOUR)  # a reminder round writes what threads show
                 say("READY")
                 if wait:
                     await asyncio.Event().wait()  # until killed

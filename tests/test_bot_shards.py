@@ -18,7 +18,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from shard_process import HOUR, Games, make_bot
+from shard_process import Games, make_bot
+from simcord_settle import HOUR, advance
 
 from engine import replay
 from store import Store
@@ -38,19 +39,19 @@ async def _world(
     bot = make_bot(location, shards, seed)
     async with simcord.run(bot, check_errors=False, settle_timeout=60) as env:
         if label == "B":
-            await env.advance_time(24 * HOUR)  # other ids than world A's
+            await advance(env, 24 * HOUR)  # other ids than world A's
         world = Games(env, label, shards, seed)
         await world.create()
         moves = 0
         for step in range(50):
             moves += await world.move()
             if step == 15:
-                await env.advance_time(13 * HOUR)  # everyone waits: reminders are due
+                await advance(env, 13 * HOUR)  # everyone waits: reminders are due
             if kill and step == 30:
                 await env.bot.close()  # this process goes away in the middle of its games
-                await env.advance_time(15 * 60)  # its claims run out meanwhile
+                await advance(env, 15 * 60)  # its claims run out meanwhile
                 await env.restart_bot(make_bot(location, shards, seed))
-        await env.advance_time(13 * HOUR)
+        await advance(env, 13 * HOUR)
         games, people = world.games, world.people
         out[label] = {
             "games": games,
