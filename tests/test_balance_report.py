@@ -17,7 +17,9 @@ from engine.edition import FIRST_EDITION, edition, fingerprint_of
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
+# Session-scoped, not module-scoped: the costliest of these tests run first (tests/conftest.py:
+# COSTLY), away from the others, and a module fixture would be made again each time.
+@pytest.fixture(scope="session")
 def report():
     spec = importlib.util.spec_from_file_location(
         "balance_report", ROOT / "bench/balance_report.py"
@@ -29,12 +31,13 @@ def report():
     return module
 
 
-# The run the tests below share: two greedy two-player games (seeds 1 and 2) played, the report
-# written and the games kept in a --cache file, which each test copies (a greedy game is seconds).
+# The run the tests below share (once per worker): two greedy two-player games (seeds 1 and 2)
+# played, the report written and the games kept in a --cache file, which each test copies (a
+# greedy game costs seconds).
 SMALL_RUN = ["--games", "2", "--players", "2", "--search-games", "0", "--jobs", "1"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def first_run(report, tmp_path_factory) -> Path:
     """The directory of the shared run: games.jsonl (its cache) and out/ (its report)."""
     where = tmp_path_factory.mktemp("first_run")
