@@ -42,9 +42,9 @@ poll_quickly()
 # --maxschedchunk 2) end together instead of one finishing a long test alone at the end. A name
 # missing here only makes the end less even; the order of the other tests is kept.
 COSTLY = (
-    "tests/test_bot_shards.py::test_killed_shard_processes",  # 39 s, four bot processes
     "tests/test_bot_shards.py::test_two_processes",  # 17 s
     "tests/test_balance_report.py::TestGameCache::test_a_game_two_samples",  # 12 s
+    "tests/test_bot_shards.py::test_killed_shard_processes",  # 11 s, four bot processes
     "tests/test_engine_compiled.py::test_the_compiled_engine_passes",  # 3 x (2-8 s)
     "tests/test_ai.py::TestRecordedAIPlaythrough",  # 2 x 7 s
     "tests/test_i18n_play.py::test_a_whole_game_in_the_language",  # 2 x 7 s

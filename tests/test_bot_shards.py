@@ -140,7 +140,7 @@ class Process:
         label: str,
         shards: str,
         seed: int,
-        days: int,
+        hours: float,
         log: Path,
         *,
         wait: bool = False,
@@ -148,7 +148,7 @@ class Process:
         self.label, self.log = label, log
         self.games: list[int] = []
         self.args = [sys.executable, str(PROCESS), location, label, shards, str(seed)]
-        self.args += ["--days", str(days)] + (["--wait"] if wait else [])
+        self.args += ["--hours", str(hours)] + (["--wait"] if wait else [])
 
     async def start(self) -> Process:
         self.proc = await asyncio.create_subprocess_exec(
@@ -190,18 +190,20 @@ async def test_killed_shard_processes_resume_only_their_own_games(
     about the other's games (the other keeps playing them meanwhile), and the threads their
     own games showed are not edited again (issue 34: what a thread shows is recorded)."""
     location = pg_server.create_database("shards_killed", template="ada_template")
+    # each process's clock 3 h after the last one's (ids of its own); whole days ahead only made
+    # the restarted processes retry their old threads for days, half of this test's work
     a = await Process(location, "A", "0,1", 1, 0, tmp_path / "a.log", wait=True).start()
-    b = await Process(location, "B", "2,3", 2, 1, tmp_path / "b.log").start()
+    b = await Process(location, "B", "2,3", 2, 3, tmp_path / "b.log").start()
     restarted: list[Process] = []
     try:
         await asyncio.gather(a.until("READY"), b.until("READY"))
         await a.kill()  # while B goes on playing
-        a2 = await Process(location, "A", "0,1", 3, 2, tmp_path / "a2.log").start()
+        a2 = await Process(location, "A", "0,1", 3, 6, tmp_path / "a2.log").start()
         restarted.append(a2)
         await a2.until("READY")
         await b.until("MOVE")
         await b.kill()  # mid-game: A's restarted process plays meanwhile
-        b2 = await Process(location, "B", "2,3", 4, 3, tmp_path / "b2.log").start()
+        b2 = await Process(location, "B", "2,3", 4, 9, tmp_path / "b2.log").start()
         restarted.append(b2)
         await asyncio.gather(b2.until("READY"), a2.until("MOVE"))
     finally:
