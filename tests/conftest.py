@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
+from simcord_settle import poll_quickly
 
 from engine import rules
 
@@ -32,12 +33,44 @@ settings.load_profile("ada")
 # that sets its own `@pytest.mark.simcord(settle_timeout=...)` keeps it.
 SETTLE_TIMEOUT = 60.0
 
+# simcord looks again every 10 ms (not 50 ms) while a bot task works: see tests/simcord_settle.py
+poll_quickly()
+
+
+# The costliest tests, costliest first (CPU seconds measured with the whole suite, December
+# 2026). They run first, so that two workers fed one test at a time (scripts/test:
+# --maxschedchunk 2) end together instead of one finishing a long test alone at the end. A name
+# missing here only makes the end less even; the order of the other tests is kept.
+COSTLY = (
+    "tests/test_bot_shards.py::test_two_processes",  # 17 s
+    "tests/test_balance_report.py::TestGameCache::test_a_game_two_samples",  # 12 s
+    "tests/test_bot_shards.py::test_killed_shard_processes",  # 11 s, four bot processes
+    "tests/test_engine_compiled.py::test_the_compiled_engine_passes",  # 3 x (2-8 s)
+    "tests/test_ai.py::TestRecordedAIPlaythrough",  # 2 x 7 s
+    "tests/test_i18n_play.py::test_a_whole_game_in_the_language",  # 2 x 7 s
+    "tests/test_bot_game.py::test_two_player_game",  # 6 s
+    "tests/test_ai.py::TestGreedyBeatsRandom",  # 6 s
+    "tests/test_bot_game.py::test_three_player_game",  # 5 s
+    "tests/test_balance_report.py::TestGameCache",  # 3-5 s each
+    "tests/test_i18n_images.py::test_sampled_images",  # 2 x 4-5 s
+    "tests/test_render_focus.py::TestImageKeys::test_equal_keys_mean_equal_images",  # 4 s
+    "tests/test_selfplay_cli.py::TestReproducible",  # 4 s
+    "tests/test_bot_turn_message.py::TestPolish::test_once_the_end_is_triggered",  # 3 s
+    "tests/test_bot_game.py::test_ai_seats_play_by_themselves",  # 3 s
+    "tests/test_balance_report.py::TestSmallRun",  # 3 s
+)
+
+
+def _costly_first(item: pytest.Item) -> int:
+    return next((n for n, name in enumerate(COSTLY) if item.nodeid.startswith(name)), len(COSTLY))
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         marker = item.get_closest_marker("simcord")  # the one simcord's fixture reads
         options = {"settle_timeout": SETTLE_TIMEOUT, **(marker.kwargs if marker else {})}
         item.add_marker(pytest.mark.simcord(**options), append=False)
+    items.sort(key=_costly_first)  # stable: the others keep pytest's order
 
 
 @pytest.fixture

@@ -2,12 +2,13 @@
 against a shared PostgreSQL database, started as a real subprocess so that the test can kill it
 with SIGKILL, as an operator's machine would lose it.
 
-    python tests/shard_process.py DATABASE_URL LABEL SHARDS SEED [--days N]
+    python tests/shard_process.py DATABASE_URL LABEL SHARDS SEED [--hours N]
 
 LABEL names the world's guilds and members; SHARDS is a comma list (e.g. ``0,1``) of 4; the
-world's clock starts ``--days`` ahead (simcord derives Discord ids from its clock, so each world,
-and each restart, gets ids of its own). The process creates two games per shard (two people; a
-person and an AI seat), plays, and prints one line per event on stdout for the test:
+world's clock starts ``--hours`` ahead (simcord derives Discord ids from its clock, so each world,
+and each restart, gets ids of its own: a world's clock moves 2 h, so 3 h apart is enough). The
+process creates two games per shard (two people; a person and an AI seat), plays, and prints one
+line per event on stdout for the test:
 
     GAME <id>          a game it created
     MOVE <game> <seq>  a move it made (flushed at once)
@@ -30,8 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from simcord_settle import HOUR, advance, poll_quickly  # noqa: E402 - tests/ is the script's folder
+
 SHARDS = 4
-HOUR = 3600.0
 
 
 def say(*words: Any) -> None:
@@ -118,20 +120,21 @@ class Games:
 
 
 async def world(
-    location: str, label: str, shards: list[int], seed: int, days: int, wait: bool
+    location: str, label: str, shards: list[int], seed: int, hours: float, wait: bool
 ) -> None:
     import simcord
 
+    poll_quickly()  # as in tests/conftest.py
     async with simcord.run(
         make_bot(location, shards, seed), check_errors=False, settle_timeout=60
     ) as env:
-        await env.advance_time(days * 24 * HOUR)  # ids of this world's own
+        await advance(env, hours * HOUR)  # ids of this world's own
         games = Games(env, label, shards, seed)
         await games.create()
         for step in range(10_000):
             moved = await games.move()
             if step == 5:
-                await env.advance_time(2 * HOUR)  # a reminder round writes what threads show
+                await advance(env, 2 * HOUR)  # a reminder round writes what threads show
                 say("READY")
                 if wait:
                     await asyncio.Event().wait()  # until killed
@@ -146,14 +149,14 @@ def main() -> None:
     parser.add_argument("label")
     parser.add_argument("shards")
     parser.add_argument("seed", type=int)
-    parser.add_argument("--days", type=int, default=0)
+    parser.add_argument("--hours", type=float, default=0)
     parser.add_argument("--wait", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(
         level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
     shards = [int(s) for s in args.shards.split(",")]
-    asyncio.run(world(args.location, args.label, shards, args.seed, args.days, args.wait))
+    asyncio.run(world(args.location, args.label, shards, args.seed, args.hours, args.wait))
 
 
 if __name__ == "__main__":

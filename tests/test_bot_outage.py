@@ -8,17 +8,11 @@ import logging
 from typing import Any
 
 import pytest
+from simcord_settle import HOUR, advance
 
 from offline.driver import decision_shown
 
-HOUR = 3600.0
-
-
-async def wait(env: Any, seconds: float, step: float = 600.0) -> None:
-    """Advance virtual time one reminder round at a time."""
-    while seconds > 0:
-        await env.advance_time(min(seconds, step))
-        seconds -= step
+ROUND = 600.0  # the tests' reminder round (tests/conftest.py): time advances one round at a time
 
 
 def warnings(caplog: Any) -> list[logging.LogRecord]:
@@ -41,7 +35,7 @@ async def test_an_outage_logs_a_bounded_number_of_warnings_and_play_recovers(
         for game in games:  # a move each: kept, but the thread can't show it
             await table.move(game, lambda d: 0)
         moved = [(await table.store.load_state(g))[1] for g in games]
-        await wait(table.env, 14 * HOUR)  # past the first reminders, many repair rounds
+        await advance(table.env, 14 * HOUR, ROUND)  # past the first reminders, many repair rounds
         during = warnings(caplog)
         per_game = {g: [r for r in during if f"game {g}" in r.getMessage()] for g in games}
         # one warning per trouble (the thread, the reminder), not one per attempt
@@ -56,7 +50,7 @@ async def test_an_outage_logs_a_bounded_number_of_warnings_and_play_recovers(
             assert 5 <= len(attempts) <= 14 * 2 + 2
 
         table.env.backend.faults.clear()
-        await wait(table.env, 1 * HOUR)
+        await advance(table.env, 1 * HOUR, ROUND)
     for game, seq in zip(games, moved, strict=True):
         assert (await table.store.load_state(game))[1] == seq  # nothing lost
         assert decision_shown(await table.turn_message(game), game) == seq  # shown again

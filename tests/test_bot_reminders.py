@@ -5,18 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from simcord_settle import HOUR
+from simcord_settle import advance as wait  # virtual time, in steps of 2 h
 
 from offline.driver import pinged, texts
-
-HOUR = 3600.0
-
-
-async def wait(env: Any, seconds: float) -> None:
-    """Advance virtual time in steps (simcord gives each advance a few real seconds to settle)."""
-    while seconds > 0:
-        step = min(seconds, 2 * HOUR)
-        await env.advance_time(step)
-        seconds -= step
 
 
 def dms(member: Any) -> list[str]:

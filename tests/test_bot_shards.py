@@ -18,7 +18,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from shard_process import HOUR, Games, make_bot
+from shard_process import Games, make_bot
+from simcord_settle import HOUR, advance
 
 from engine import replay
 from store import Store
@@ -38,19 +39,19 @@ async def _world(
     bot = make_bot(location, shards, seed)
     async with simcord.run(bot, check_errors=False, settle_timeout=60) as env:
         if label == "B":
-            await env.advance_time(24 * HOUR)  # other ids than world A's
+            await advance(env, 24 * HOUR)  # other ids than world A's
         world = Games(env, label, shards, seed)
         await world.create()
         moves = 0
         for step in range(50):
             moves += await world.move()
             if step == 15:
-                await env.advance_time(13 * HOUR)  # everyone waits: reminders are due
+                await advance(env, 13 * HOUR)  # everyone waits: reminders are due
             if kill and step == 30:
                 await env.bot.close()  # this process goes away in the middle of its games
-                await env.advance_time(15 * 60)  # its claims run out meanwhile
+                await advance(env, 15 * 60)  # its claims run out meanwhile
                 await env.restart_bot(make_bot(location, shards, seed))
-        await env.advance_time(13 * HOUR)
+        await advance(env, 13 * HOUR)
         games, people = world.games, world.people
         out[label] = {
             "games": games,
@@ -139,7 +140,7 @@ class Process:
         label: str,
         shards: str,
         seed: int,
-        days: int,
+        hours: float,
         log: Path,
         *,
         wait: bool = False,
@@ -147,7 +148,7 @@ class Process:
         self.label, self.log = label, log
         self.games: list[int] = []
         self.args = [sys.executable, str(PROCESS), location, label, shards, str(seed)]
-        self.args += ["--days", str(days)] + (["--wait"] if wait else [])
+        self.args += ["--hours", str(hours)] + (["--wait"] if wait else [])
 
     async def start(self) -> Process:
         self.proc = await asyncio.create_subprocess_exec(
@@ -189,18 +190,20 @@ async def test_killed_shard_processes_resume_only_their_own_games(
     about the other's games (the other keeps playing them meanwhile), and the threads their
     own games showed are not edited again (issue 34: what a thread shows is recorded)."""
     location = pg_server.create_database("shards_killed", template="ada_template")
+    # each process's clock 3 h after the last one's (ids of its own); whole days ahead only made
+    # the restarted processes retry their old threads for days, half of this test's work
     a = await Process(location, "A", "0,1", 1, 0, tmp_path / "a.log", wait=True).start()
-    b = await Process(location, "B", "2,3", 2, 1, tmp_path / "b.log").start()
+    b = await Process(location, "B", "2,3", 2, 3, tmp_path / "b.log").start()
     restarted: list[Process] = []
     try:
         await asyncio.gather(a.until("READY"), b.until("READY"))
         await a.kill()  # while B goes on playing
-        a2 = await Process(location, "A", "0,1", 3, 2, tmp_path / "a2.log").start()
+        a2 = await Process(location, "A", "0,1", 3, 6, tmp_path / "a2.log").start()
         restarted.append(a2)
         await a2.until("READY")
         await b.until("MOVE")
         await b.kill()  # mid-game: A's restarted process plays meanwhile
-        b2 = await Process(location, "B", "2,3", 4, 3, tmp_path / "b2.log").start()
+        b2 = await Process(location, "B", "2,3", 4, 9, tmp_path / "b2.log").start()
         restarted.append(b2)
         await asyncio.gather(b2.until("READY"), a2.until("MOVE"))
     finally:
