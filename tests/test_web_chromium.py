@@ -9,19 +9,15 @@ looks at the page's behaviour; ``offline.board_shots`` takes the pictures people
 from __future__ import annotations
 
 import asyncio
-import io
-import json
 import random
 import shutil
 from typing import Any
 
 import pytest
-from PIL import Image as PILImage
 
-from cogs.media import Image
 from offline.driver import Table, decision_shown
 from offline.screenshots import chromium, open_tab
-from render import board, mill
+from tests.board_browser import HANG, BlankPictures, click, shows
 from web.app import start
 from web.context import WebContext
 
@@ -29,49 +25,6 @@ pytestmark = pytest.mark.skipif(
     shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
     reason="headless Chromium is not installed (Debian: apt-get install chromium)",
 )
-HANG = 60.0  # seconds: a bound against a hang, never a speed
-
-
-def blank(width: int, height: int) -> bytes:
-    out = io.BytesIO()
-    PILImage.new("RGB", (width, height), "white").save(out, "PNG")
-    return out.getvalue()
-
-
-class BlankPictures:
-    """Pictures of the right sizes with nothing drawn (nobody looks at them here)."""
-
-    def __init__(self) -> None:
-        self.png = {"board": blank(board.W, board.H), "mill": blank(mill.W, mill.H)}
-        self.asked = 0
-
-    async def get(self, name: str, state: Any, *args: Any, lang: str = "en") -> Image:
-        self.asked += 1
-        return Image(name, self.png[name], f"{name}.png")
-
-
-# Click a choice as a person would: its hotspot on the board or the Mill if it has one (then the
-# choice in the little menu, when several choices share the place), else its button.
-CLICK = """(async (id) => {
-  const spot = [...document.querySelectorAll("button.spot")]
-    .find((b) => b.dataset.choices.split(" ").includes(id));
-  if (spot) {
-    spot.click();
-    if (document.getElementById("menu").hidden) return "spot";
-    document.querySelector(`#menubox button[data-choice="${CSS.escape(id)}"]`).click();
-    return "spot and menu";
-  }
-  const button = [...document.querySelectorAll("#turn button.choice")]
-    .find((b) => b.dataset.choice === id);
-  const group = button.closest("details");
-  if (group) group.open = true;
-  button.click();
-  return "button";
-})(%s)"""
-
-
-def shows(seq: int) -> str:
-    return f"document.body.dataset.seq === '{seq}' && document.body.dataset.ready === '1'"
 
 
 async def sign_in(tab: Any, url: str, name: str) -> None:
@@ -126,7 +79,7 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
                     continue
                 tab = tabs[state.decision.player]
                 choice = rng.choice(state.decision.choices).id
-                how = await tab.evaluate(CLICK % json.dumps(choice))
+                how = await tab.evaluate(click(choice))
                 clicks[how] = clicks.get(how, 0) + 1
                 for _ in range(int(HANG / 0.05)):  # the move is made through the service
                     _state, now = await table.store.load_state(game)
