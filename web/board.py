@@ -20,6 +20,7 @@ spectator, seat None, gets the public view), its words in the viewer's language:
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 from typing import Any
@@ -464,14 +465,14 @@ async def replay_board(request: web.Request) -> web.Response:
 
 
 async def board_page(request: web.Request) -> web.Response:
-    html = page_html("board.html", request.app[ASSETS])
+    page = page_html("board.html", request.app[ASSETS])
     bundle = discord_auth.script_path() if request.app[CTX].config.activity.enabled else None
     if bundle:  # the Activity's sign-in, which starts the board inside Discord
-        html = html.replace("</head>", f'<script src="{bundle}"></script>\n</head>', 1)
+        page = page.replace("</head>", f'<script src="{bundle}"></script>\n</head>', 1)
     elif request.query.get("frame_id"):  # launched by Discord, but the client was never built
-        said = discord_auth.lang_of(request).gettext(NOT_BUILT)
-        html = html.replace('aria-live="polite"></p>', f'aria-live="polite">{said}</p>', 1)
-    return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+        said = html.escape(discord_auth.lang_of(request)._(NOT_BUILT))
+        page = page.replace('aria-live="polite"></p>', f'aria-live="polite">{said}</p>', 1)
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
 def setup(app: web.Application, ctx: WebContext) -> None:
