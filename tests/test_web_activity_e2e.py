@@ -66,6 +66,13 @@ WHY = f"""JSON.stringify({{
   problem: {FRAME_DOC}.querySelector(".ada-discord-problem")?.textContent,
   href: document.getElementById("activity").contentWindow.location.href,
 }})"""
+# Discord's mobile client sets these on the Activity's page; the page's top bar moves below them.
+SAFE_AREA_TOP = f"""(() => {{
+  const doc = {FRAME_DOC};
+  for (const [side, px] of [["top", 59], ["bottom", 34], ["left", 0], ["right", 0]])
+    doc.documentElement.style.setProperty(`--discord-safe-area-inset-${{side}}`, `${{px}}px`);
+  return doc.getElementById("top").getBoundingClientRect().top;
+}})()"""
 # A move sent from the page with its own session, whatever the page shows (a spectator's).
 SEND_MOVE = """(async (seq, choice) => {
   const board = document.getElementById("activity").contentWindow.adaBoard;
@@ -167,6 +174,11 @@ async def test_launch_sign_in_and_a_move_by_clicking_the_board(table: Table) -> 
             )
             assert spots and set(spots) <= set(view_choices)
             assert (await frame_text(second, "turn")).startswith(f"Waiting for {mover.name}")
+
+            # on a phone, Discord's client says how much of the frame its own controls and the
+            # notch cover (its CSS variables): the page keeps clear of it
+            top = await second.evaluate(SAFE_AREA_TOP)
+            assert top == 59, top
 
             # the move: a mouse click on the hotspot (and on the menu, if it holds several)
             choice = spots[0]
