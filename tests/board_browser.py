@@ -27,12 +27,22 @@ def blank(width: int, height: int) -> bytes:
     return out.getvalue()
 
 
+SCALE = 10
+"""The blank pictures are this many times smaller than the real ones: the page lays a picture
+out at its own width and places the hotspots in percents of it, so only the shape counts, and
+the browser has next to nothing to decode at each move."""
+
+
 class BlankPictures:
-    """Pictures of the right sizes with nothing drawn (nobody looks at them here), so that the
+    """Pictures of the real shapes with nothing drawn (nobody looks at them here), so that the
     hotspots sit where they would; ``offline.board_shots`` takes the pictures people look at."""
 
     def __init__(self) -> None:
-        self.png = {"board": blank(board.W, board.H), "mill": blank(mill.W, mill.H)}
+        assert board.W % SCALE == board.H % SCALE == mill.W % SCALE == mill.H % SCALE == 0
+        self.png = {
+            "board": blank(board.W // SCALE, board.H // SCALE),
+            "mill": blank(mill.W // SCALE, mill.H // SCALE),
+        }
         self.asked = 0
 
     async def get(self, name: str, state: Any, *args: Any, lang: str = "en") -> Image:
