@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from cogs import media
 from engine.view import redact
 from offline.driver import Table, decision_shown
 from web.app import MAX_BODY, make_app
@@ -105,11 +106,40 @@ async def test_a_move_from_the_page_is_a_button_click_and_the_thread_follows(sit
 
     res = await site.post("/api/move", token, {"seq": seq, "choice": ids[-1]})
     assert res.status == 200, await res.text()
+    assert (await res.json())["seq"] == seq + 1  # (the page reads it once, not twice)
     _state, now = await site.table.store.load_state(site.game)
     assert now == seq + 1
     assert (await site.table.store.choices(site.game))[-1].choice_id == ids[-1]
     shown = await site.table.turn_message(site.game)
     assert decision_shown(shown, site.game) == seq + 1  # the thread's turn message followed
+
+
+async def test_the_view_names_what_each_picture_shows(site: Site) -> None:
+    """A digest of each picture as the viewer sees it (``render.image_key``), so that the page
+    loads again only a picture that changed: the same digest is the same picture."""
+    rng = random.Random(2)
+    seen: dict[str, bytes] = {}
+    for _ in range(8):
+        state, seq = await site.table.store.load_state(site.game)
+        for name in ("alice", None):
+            seat = site.rec.seat_of(site.table.members[name].id) if name else None
+            token = site.token(name)
+            view = await (await site.get("/api/view", token)).json()
+            keys = view["pictures"]
+            assert keys["board"] == "en-" + media.image_key("board", state, seat)
+            assert keys["mills"] == [
+                "en-" + media.image_key("mill", state, of, seat) for of in range(2)
+            ]
+            for key, path in [(keys["board"], "/api/board.png")] + [
+                (k, f"/api/mill/{of}.png") for of, k in enumerate(keys["mills"])
+            ]:
+                body = await (await site.get(path, token)).read()
+                assert seen.setdefault(key, body) == body
+        name, seq, dec = await site.deciding()
+        choice = rng.choice(dec.choices).id
+        res = await site.post("/api/move", site.token(name), {"seq": seq, "choice": choice})
+        assert res.status == 200, await res.text()
+    assert len(seen) > 6  # the pictures changed along the way, and some did not
 
 
 async def test_the_view_is_in_the_viewers_language(site: Site) -> None:

@@ -6,7 +6,8 @@ request's. What a viewer gets is the engine's view for their seat (``engine.view
 spectator, seat None, gets the public view), its words in the viewer's language:
 
     GET  /api/view               the viewer's view (JSON): players, the viewer's hand, the log,
-                                 the decision with its legal choices, groups and hotspots
+                                 the decision with its legal choices, groups and hotspots,
+                                 and a digest of what each picture shows
     GET  /api/board.png          the board as the viewer sees it
     GET  /api/mill/{seat}.png    a player's Mill as the viewer sees it
     POST /api/move               {"seq": n, "choice": id}: GameService.play, as a button click
@@ -36,6 +37,7 @@ from engine.rules import apply, replay
 from engine.view import redact
 from i18n import ENGLISH, N_, Lang
 from i18n import game as words
+from render.keys import page_keys
 from render.spots import choice_spots
 from store import GameRecord, StoreError
 from web import discord_auth
@@ -282,8 +284,16 @@ async def view(request: web.Request) -> web.Response:
             "hand": hand_of(state, seat, tr),
             "decision": decision_of(state, seat, rec, tr) if "notice" not in body else None,
             "log": log_of(state, tr),
+            "pictures": picture_keys(state, seat, tr),
         }
     return web.json_response(body, dumps=_dumps)
+
+
+def picture_keys(state: GameState, seat: int | None, tr: Lang) -> dict[str, Any]:
+    """What each picture the viewer may load shows, as a digest (``render.image_key``: of the
+    viewer's view only): the page loads a picture again only when its digest changed."""
+    board, mills = page_keys(state, seat)
+    return {"board": f"{tr.code}-{board}", "mills": [f"{tr.code}-{mill}" for mill in mills]}
 
 
 def _dumps(value: Any) -> str:
@@ -347,7 +357,10 @@ async def _act(request: web.Request, undo: bool) -> web.Response:
         raise refuse(422, tr._(ILLEGAL)) from None
     except (Oops, StoreError) as exc:
         raise refuse(409, friendly_text(exc, tr)) from None
-    return web.json_response({"ok": True, "label": played.label(tr)}, dumps=_dumps)
+    body: dict[str, Any] = {"ok": True, "label": played.label(tr)}
+    if not undo:
+        body["seq"] = asked_seq + 1  # the game's seq right after this move
+    return web.json_response(body, dumps=_dumps)
 
 
 async def move(request: web.Request) -> web.Response:

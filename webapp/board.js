@@ -33,6 +33,8 @@ class Board {
     this.again = false;
     this.busy = false;
     this.urls = {}; // picture -> its blob URL
+    this.shown = {}; // picture -> the digest of what it shows (the view's "pictures")
+    this.announced = null; // the seq the live updates announced last
   }
 
   url(path) {
@@ -65,9 +67,10 @@ class Board {
     return text;
   }
 
-  async picture(which, path) {
+  async picture(which, path, key) {
     const res = await this.api(path);
     if (!res.ok) return;
+    this.shown[which] = key;
     const blob = await res.blob();
     const img = $(which).querySelector("img");
     const old = this.urls[which];
@@ -117,12 +120,16 @@ class Board {
     this.seq = view.seq;
     this.drawTurn();
     this.drawSide();
-    if (moved || !this.urls.board) {
-      await Promise.all([
-        this.picture("board", "api/board.png"),
-        this.picture("mill", `api/mill/${this.millSeat}.png`),
-      ]);
-    }
+    // a picture is loaded again only when what it shows changed (its digest; without one, at
+    // every move)
+    const keys = view.pictures || {};
+    const stale = (which, key) =>
+      !this.urls[which] || (key === undefined ? moved : key !== this.shown[which]);
+    const millKey = (keys.mills || [])[this.millSeat];
+    await Promise.all([
+      stale("board", keys.board) && this.picture("board", "api/board.png", keys.board),
+      stale("mill", millKey) && this.picture("mill", `api/mill/${this.millSeat}.png`, millKey),
+    ]);
     this.drawSpots();
     document.body.dataset.seq = String(view.seq);
     document.body.dataset.ready = "1";
@@ -270,7 +277,8 @@ class Board {
   async showMill(seat) {
     this.millSeat = seat;
     this.drawSide();
-    await this.picture("mill", `api/mill/${seat}.png`);
+    const keys = (this.view && this.view.pictures) || {};
+    await this.picture("mill", `api/mill/${seat}.png`, (keys.mills || [])[seat]);
     this.drawSpots();
   }
 
@@ -286,6 +294,9 @@ class Board {
       });
       const data = await res.json();
       this.say(res.ok ? data.label : data.error, !res.ok);
+      // the live updates have announced this move already (and its view is on its way): no
+      // second read of it
+      if (res.ok && data.seq !== undefined && this.announced === data.seq) return;
     } finally {
       this.busy = false;
     }
@@ -322,6 +333,7 @@ class Board {
             const block = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
             const data = block.split("\n").find((l) => l.startsWith("data:"));
+            if (data) this.announced = Number(data.slice(5));
             if (data && Number(data.slice(5)) !== this.seq) this.refresh();
             else if (data && block.startsWith("event: hello")) this.refresh();
           }
