@@ -19,6 +19,8 @@ from render import board, mill
 HANG = 60.0  # seconds: a bound against a hang, never a speed
 FRAME_DOC = "document.getElementById('activity').contentDocument"
 """The Activity's page inside the fake Discord client's page (tests/fake_discord.py)."""
+FRAME_BOARD = "document.getElementById('activity').contentWindow.adaBoard"
+"""The board (webapp/board.js) of that page."""
 
 
 def blank(width: int, height: int) -> bytes:

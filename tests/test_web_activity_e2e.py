@@ -23,7 +23,7 @@ from aiohttp import web
 
 from offline.driver import Table, decision_shown
 from offline.screenshots import ScreenshotError, chromium, open_tab
-from tests.board_browser import FRAME_DOC, HANG, BlankPictures, shows
+from tests.board_browser import FRAME_BOARD, FRAME_DOC, HANG, BlankPictures, shows
 from tests.fake_discord import (
     FakeDiscord,
     activity_settings,
@@ -75,12 +75,12 @@ SAFE_AREA_TOP = f"""(() => {{
 }})()"""
 # A move sent from the page with its own session, whatever the page shows (a spectator's).
 SEND_MOVE = """(async (seq, choice) => {
-  const board = document.getElementById("activity").contentWindow.adaBoard;
+  const board = BOARD;
   const res = await fetch("/api/move", {method: "POST", headers: {
     "Content-Type": "application/json", Authorization: "Bearer " + board.token},
     body: JSON.stringify({seq, choice})});
   return {status: res.status, body: await res.json()};
-})(%s, %s)"""
+})(%s, %s)""".replace("BOARD", FRAME_BOARD)
 
 
 @contextlib.asynccontextmanager
@@ -196,6 +196,7 @@ async def test_launch_sign_in_and_a_move_by_clicking_the_board(table: Table) -> 
             assert (await table.store.choices(game))[-1].choice_id == choice
             for tab in (first, second):  # both pages follow, the mover's and the other's
                 await tab.wait_for(shows(now, FRAME_DOC), HANG)
+            await first.wait_for(f"!{FRAME_BOARD}.busy", HANG)  # the move answered, thread too
             turn = await table.turn_message(game)
             assert decision_shown(turn, game) == now  # the thread follows the page
 

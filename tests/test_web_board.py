@@ -106,7 +106,6 @@ async def test_a_move_from_the_page_is_a_button_click_and_the_thread_follows(sit
 
     res = await site.post("/api/move", token, {"seq": seq, "choice": ids[-1]})
     assert res.status == 200, await res.text()
-    assert (await res.json())["seq"] == seq + 1  # (the page reads it once, not twice)
     _state, now = await site.table.store.load_state(site.game)
     assert now == seq + 1
     assert (await site.table.store.choices(site.game))[-1].choice_id == ids[-1]
@@ -314,15 +313,21 @@ async def test_no_answer_to_a_viewer_holds_another_players_hidden_card(site: Sit
 # -- live updates --------------------------------------------------------------------------
 
 
-async def next_event(stream: Any) -> tuple[str, int]:
-    """The next event of a stream (keep-alive lines skipped)."""
+async def next_view(stream: Any) -> tuple[str, Any]:
+    """The next event of a stream (keep-alive lines skipped), and the view it carries."""
     block = b""
     while not block.endswith(b"\n\n") or block.startswith(b":"):
         if block.startswith(b":") and block.endswith(b"\n\n"):
             block = b""
         block += await asyncio.wait_for(stream.content.readline(), HANG)
     lines = dict(line.split(": ", 1) for line in block.decode().strip().split("\n"))
-    return lines["event"], int(lines["data"])
+    return lines["event"], json.loads(lines["data"])
+
+
+async def next_event(stream: Any) -> tuple[str, int]:
+    """The next event of a stream, and the seq of the view it carries."""
+    event, view = await next_view(stream)
+    return event, view["seq"]
 
 
 async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Site) -> None:
@@ -335,8 +340,12 @@ async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Sit
         assert stream.headers["Content-Type"] == "text/event-stream"
         assert await next_event(stream) == ("hello", seq)
     await site.table.move(site.game, lambda d: 0)  # a button click in the thread
-    for stream in (first, second, spectator):
+    for stream in (first, second):
         assert await next_event(stream) == ("changed", seq + 1)
+    # the event carries the viewer's view itself: the page asks for nothing more
+    event, pushed = await next_view(spectator)
+    assert event == "changed"
+    assert pushed == await (await site.get("/api/view", site.token(None))).json()
 
     _name, now, _dec = await site.deciding()
     res = await site.post("/api/undo", site.token(name), {"seq": now})
@@ -351,6 +360,26 @@ async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Sit
             break
         await asyncio.sleep(0.05)
     assert site.ctx.live.following() == 0
+
+
+async def test_a_view_refused_meanwhile_ends_the_stream_sending_the_page_to_ask(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game gone or the seat lost while a page follows it: a last event without a view
+    (the page then asks, and is told why), and the stream ends."""
+    from web import board
+
+    name, seq, _dec = await site.deciding()
+    stream = await site.get("/api/events", site.token(name))
+    assert await next_event(stream) == ("hello", seq)
+
+    async def gone(ctx: Any, viewer: Viewer) -> Any:
+        raise board.refuse(404, "There is no game #1.")
+
+    monkeypatch.setattr(board, "seen_by", gone)
+    await site.table.move(site.game, lambda d: 0)
+    assert await next_view(stream) == ("changed", None)
+    assert await asyncio.wait_for(stream.content.read(), HANG) == b""  # the stream ended
 
 
 async def test_an_ai_move_reaches_the_page(table: Table) -> None:

@@ -8,7 +8,6 @@ looks at the page's behaviour; ``offline.board_shots`` takes the pictures people
 
 from __future__ import annotations
 
-import asyncio
 import random
 import shutil
 from typing import Any
@@ -79,14 +78,12 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
                     continue
                 tab = tabs[state.decision.player]
                 choice = rng.choice(state.decision.choices).id
-                how = await tab.evaluate(click(choice))
+                with ctx.live.follow(game) as moved:
+                    how = await tab.evaluate(click(choice))
+                    await moved.wait(HANG)  # the move is made through the service
                 clicks[how] = clicks.get(how, 0) + 1
-                for _ in range(int(HANG / 0.05)):  # the move is made through the service
-                    _state, now = await table.store.load_state(game)
-                    if now > seq:
-                        break
-                    await asyncio.sleep(0.05)
                 assert (await table.store.choices(game))[-1].choice_id == choice
+                await tab.wait_for("!window.adaBoard.busy", HANG)  # and answered (thread too)
                 moves += 1
             for tab in tabs.values():
                 text = await tab.evaluate("document.getElementById('turn').textContent")

@@ -12,7 +12,7 @@ spectator, seat None, gets the public view), its words in the viewer's language:
     GET  /api/mill/{seat}.png    a player's Mill as the viewer sees it
     POST /api/move               {"seq": n, "choice": id}: GameService.play, as a button click
     POST /api/undo               {"seq": n}: GameService.undo, as the Undo button
-    GET  /api/events             server-sent events: "changed" when the game moved
+    GET  /api/events             server-sent events: the view again when the game moved
     GET  /api/replay             the number of moves of the game (the replay's slider)
     GET  /api/replay/{n}         the public view after the first n moves
     GET  /api/replay/{n}/board.png
@@ -263,8 +263,12 @@ def log_of(state: GameState, tr: Lang, lines: int = 30) -> list[str]:
 
 
 async def view(request: web.Request) -> web.Response:
-    ctx = request.app[CTX]
-    viewer = viewer_of(request)
+    body = await view_of(request.app[CTX], viewer_of(request))
+    return web.json_response(body, dumps=_dumps)
+
+
+async def view_of(ctx: WebContext, viewer: Viewer) -> dict[str, Any]:
+    """The viewer's view of their game now (``GET /api/view``, and each live update)."""
     rec, state, seq, seat, tr = await seen_by(ctx, viewer)
     body: dict[str, Any] = {
         "game": rec.id,
@@ -286,7 +290,7 @@ async def view(request: web.Request) -> web.Response:
             "log": log_of(state, tr),
             "pictures": picture_keys(state, seat, tr),
         }
-    return web.json_response(body, dumps=_dumps)
+    return body
 
 
 def picture_keys(state: GameState, seat: int | None, tr: Lang) -> dict[str, Any]:
@@ -357,10 +361,7 @@ async def _act(request: web.Request, undo: bool) -> web.Response:
         raise refuse(422, tr._(ILLEGAL)) from None
     except (Oops, StoreError) as exc:
         raise refuse(409, friendly_text(exc, tr)) from None
-    body: dict[str, Any] = {"ok": True, "label": played.label(tr)}
-    if not undo:
-        body["seq"] = asked_seq + 1  # the game's seq right after this move
-    return web.json_response(body, dumps=_dumps)
+    return web.json_response({"ok": True, "label": played.label(tr)}, dumps=_dumps)
 
 
 async def move(request: web.Request) -> web.Response:
@@ -372,12 +373,14 @@ async def undo(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: "hello" with the game's seq at once, then "changed" with the new seq
-    after every committed change. The page reads its view again at each; after a lost
-    connection it connects again and the "hello" resynchronises it."""
+    """Server-sent events: "hello" with the viewer's view at once, then "changed" with the
+    view again after every committed change (the page needs no request of its own to follow
+    the game); after a lost connection the page connects again and the "hello" resynchronises
+    it. Should the view be refused meanwhile (the game gone, the seat lost), a last "changed"
+    without a view sends the page to ask, and hear why."""
     ctx = request.app[CTX]
     viewer = viewer_of(request)
-    _rec, _state, seq, _seat, _tr = await seen_by(ctx, viewer)
+    hello = await view_of(ctx, viewer)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -388,7 +391,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     secure_headers(response)
     await response.prepare(request)
     with ctx.live.follow(viewer.game_id) as follower:
-        await response.write(f"event: hello\ndata: {seq}\n\n".encode())
+        await response.write(live_event("hello", hello))
         while not ctx.live.closing:
             try:
                 now = await follower.wait(KEEPALIVE)
@@ -397,8 +400,18 @@ async def events(request: web.Request) -> web.StreamResponse:
                 continue
             if now is None:
                 break
-            await response.write(f"event: changed\ndata: {now}\n\n".encode())
+            try:
+                changed = await view_of(ctx, viewer)
+            except web.HTTPException:
+                await response.write(live_event("changed", None))
+                break
+            await response.write(live_event("changed", changed))
     return response
+
+
+def live_event(name: str, view: dict[str, Any] | None) -> bytes:
+    """One server-sent event carrying a view (JSON on one line: its strings escape newlines)."""
+    return f"event: {name}\ndata: {_dumps(view)}\n\n".encode()
 
 
 # -- the replay (public view only) ---------------------------------------------------------

@@ -34,7 +34,8 @@ class Board {
     this.busy = false;
     this.urls = {}; // picture -> its blob URL
     this.shown = {}; // picture -> the digest of what it shows (the view's "pictures")
-    this.announced = null; // the seq the live updates announced last
+    this.pushed = null; // a view the live updates brought, not shown yet
+    this.live = false; // the live updates are connected
   }
 
   url(path) {
@@ -108,9 +109,13 @@ class Board {
 
   async load() {
     document.body.dataset.ready = "0";
-    const res = await this.api("api/view");
-    const view = await res.json();
-    if (!res.ok) return this.say(view.error, true);
+    let view = this.pushed;
+    this.pushed = null;
+    if (!view) {
+      const res = await this.api("api/view");
+      view = await res.json();
+      if (!res.ok) return this.say(view.error, true);
+    }
     this.view = view;
     document.documentElement.lang = view.lang;
     document.title = view.words.title;
@@ -294,9 +299,7 @@ class Board {
       });
       const data = await res.json();
       this.say(res.ok ? data.label : data.error, !res.ok);
-      // the live updates have announced this move already (and its view is on its way): no
-      // second read of it
-      if (res.ok && data.seq !== undefined && this.announced === data.seq) return;
+      if (res.ok && this.live) return; // the live updates bring the new view
     } finally {
       this.busy = false;
     }
@@ -312,7 +315,8 @@ class Board {
   }
 
   // Live updates: server-sent events read from a fetch (so the token stays in a header).
-  // "hello" on every (re)connection resynchronises; "changed" after every move.
+  // "hello" on every (re)connection resynchronises; "changed" after every move. Each carries
+  // the viewer's view (without one: read it).
   async follow() {
     let attempt = 0;
     while (!this.signedOut) {
@@ -320,6 +324,7 @@ class Board {
         const res = await this.api("api/events");
         if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
         attempt = 0;
+        this.live = true;
         document.body.dataset.live = "1";
         if ($("status").textContent === this.words("reconnecting")) this.say("");
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -333,14 +338,15 @@ class Board {
             const block = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
             const data = block.split("\n").find((l) => l.startsWith("data:"));
-            if (data) this.announced = Number(data.slice(5));
-            if (data && Number(data.slice(5)) !== this.seq) this.refresh();
-            else if (data && block.startsWith("event: hello")) this.refresh();
+            if (!data) continue; // a keep-alive line
+            this.pushed = JSON.parse(data.slice(5));
+            this.refresh();
           }
         }
       } catch (err) {
         if (this.signedOut) return;
       }
+      this.live = false;
       document.body.dataset.live = "0";
       this.say(this.words("reconnecting"), true);
       await new Promise((r) => setTimeout(r, RETRY[Math.min(attempt++, RETRY.length - 1)]));
