@@ -274,6 +274,7 @@ def hidden_from(state: Any, seat: int | None) -> set[str]:
 async def every_answer(site: Site, token: str, seq: int, players: int) -> list[bytes]:
     paths = ["/api/view", "/api/board.png", "/api/replay", f"/api/replay/{seq}"]
     paths += [f"/api/mill/{s}.png" for s in range(players)]
+    paths += [f"/api/replay/{seq}/mill/{s}.png" for s in range(players)]
     paths += [f"/api/replay/{seq}/board.png", "/"]
     out = []
     for path in paths:
@@ -427,6 +428,17 @@ async def test_the_replay_shows_the_public_view_of_every_move(site: Site) -> Non
     for bad in (seq + 1, -1, "x"):
         res = await site.get(f"/api/replay/{bad}", token)
         assert res.status == 404 and (await res.json())["error"]
+    # the Mills too, as everyone sees them (a spectator's picture of the same moment)
+    spectator = site.token(None)
+    for seat in (0, 1):
+        mill = await site.get(f"/api/replay/{seq}/mill/{seat}.png", token)
+        assert mill.status == 200 and mill.content_type == "image/png"
+        public = await site.get(f"/api/mill/{seat}.png", spectator)
+        assert await mill.read() == await public.read()
+    first = await (await site.get("/api/replay/0/mill/0.png", token)).read()
+    assert first != await (await site.get(f"/api/replay/{seq}/mill/0.png", token)).read()
+    for bad in (f"{seq}/mill/2", f"{seq}/mill/x", f"{seq + 1}/mill/0"):
+        assert (await site.get(f"/api/replay/{bad}.png", token)).status == 404
 
 
 # -- the application -----------------------------------------------------------------------

@@ -27,14 +27,22 @@ pytestmark = pytest.mark.skipif(
 
 
 async def sign_in(tab: Any, url: str, name: str) -> None:
-    """The offline table's local login: the seat picker, then the person's seat."""
+    """The offline table's local login: the seat picker, then the person's seat (or the
+    game's replay)."""
     await tab.call("Page.enable")
     await tab.call("Page.navigate", url=f"{url}/local")
     await tab.wait_for("document.querySelectorAll('button.seat').length > 0", HANG)
     await tab.evaluate(
-        f"[...document.querySelectorAll('button.seat')].find(b => b.textContent === {name!r})"
-        ".click()"
+        f"[...document.querySelectorAll('button')].find(b => b.textContent === {name!r}).click()"
     )
+
+
+# The replay's slider moved by hand to move ``n``.
+SLIDE = """((n) => {
+  const s = document.getElementById("slider");
+  s.value = String(n);
+  s.dispatchEvent(new Event("input"));
+})(%d)"""
 
 
 async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
@@ -49,7 +57,11 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
     rng = random.Random(3)
     clicks: dict[str, int] = {}
     try:
-        async with chromium(700, 1000) as first, open_tab(first) as second:
+        async with (
+            chromium(700, 1000) as first,
+            open_tab(first) as second,
+            open_tab(first) as replay,
+        ):
             # inside Discord (a frame_id in the address) the page waits for the Activity's
             # bootstrap to call startBoard: it neither signs in nor goes to the seat picker
             await first.call("Page.enable")
@@ -72,6 +84,11 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
                 if seq > 0:
                     turn = await table.turn_message(game)
                     assert decision_shown(turn, game) == seq  # the thread follows the page
+                if moves == 10:  # someone watches the replay from its start as the game goes on
+                    await sign_in(replay, server.url, "Replay")
+                    await replay.wait_for(shows(seq), HANG)
+                    await replay.evaluate(SLIDE % 0)
+                    await replay.wait_for(shows(0), HANG)
                 if moves == 20:
                     server = await lose_the_connection(server, ctx, table, game, tabs, port)
                     moves += 1
@@ -88,6 +105,18 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
             for tab in tabs.values():
                 text = await tab.evaluate("document.getElementById('turn').textContent")
                 assert text == "The game is over."
+            # the replay's slider grew with the game, still showing the first move; taken to
+            # the end, it shows the last one, its board and a Mill
+            await replay.wait_for(f"document.getElementById('slider').max === '{seq}'", HANG)
+            assert await replay.evaluate("document.getElementById('moveof').textContent") == (
+                f"Move 0 of {seq}"
+            )
+            await replay.evaluate(SLIDE % seq)
+            await replay.wait_for(shows(seq), HANG)
+            assert await replay.evaluate(
+                "document.querySelector('#mill img').naturalWidth > 0"
+                " && !document.getElementById('millpane').hidden"
+            )
     finally:
         await server.stop()
     assert clicks.get("spot", 0) + clicks.get("spot and menu", 0) > 0, clicks

@@ -16,6 +16,7 @@ spectator, seat None, gets the public view), its words in the viewer's language:
     GET  /api/replay             the number of moves of the game (the replay's slider)
     GET  /api/replay/{n}         the public view after the first n moves
     GET  /api/replay/{n}/board.png
+    GET  /api/replay/{n}/mill/{seat}.png    (the public view: a player's Mill, as everyone sees it)
 """
 
 from __future__ import annotations
@@ -490,6 +491,17 @@ async def replay_board(request: web.Request) -> web.Response:
     return png(await picture(request.app[CTX], "board", state, None, lang=tr.code))
 
 
+async def replay_mill(request: web.Request) -> web.Response:
+    state, _rec, tr = await _replayed(request)
+    try:
+        of = int(request.match_info["seat"])
+    except ValueError:
+        raise web.HTTPNotFound() from None
+    if not 0 <= of < len(state.players):
+        raise web.HTTPNotFound()
+    return png(await picture(request.app[CTX], "mill", state, of, None, lang=tr.code))
+
+
 async def board_page(request: web.Request) -> web.Response:
     page = page_html("board.html", request.app[ASSETS])
     bundle = discord_auth.script_path() if request.app[CTX].config.activity.enabled else None
@@ -513,6 +525,7 @@ def setup(app: web.Application, ctx: WebContext) -> None:
     app.router.add_get("/api/replay", replay_info)
     app.router.add_get("/api/replay/{n}", replay_view)
     app.router.add_get("/api/replay/{n}/board.png", replay_board)
+    app.router.add_get("/api/replay/{n}/mill/{seat}.png", replay_mill)
     if ctx.config.web_local_login:
         from web import local
 

@@ -133,7 +133,7 @@ class Board {
     const millKey = (keys.mills || [])[this.millSeat];
     await Promise.all([
       stale("board", keys.board) && this.picture("board", "api/board.png", keys.board),
-      stale("mill", millKey) && this.picture("mill", `api/mill/${this.millSeat}.png`, millKey),
+      stale("mill", millKey) && this.picture("mill", this.millPath(this.millSeat), millKey),
     ]);
     this.drawSpots();
     document.body.dataset.seq = String(view.seq);
@@ -279,11 +279,16 @@ class Board {
     log.append(list);
   }
 
+  // A player's Mill: now, or in the replay after the slider's number of moves (the public view).
+  millPath(seat) {
+    return this.replay ? `api/replay/${$("slider").value}/mill/${seat}.png` : `api/mill/${seat}.png`;
+  }
+
   async showMill(seat) {
     this.millSeat = seat;
     this.drawSide();
     const keys = (this.view && this.view.pictures) || {};
-    await this.picture("mill", `api/mill/${seat}.png`, (keys.mills || [])[seat]);
+    await this.picture("mill", this.millPath(seat), (keys.mills || [])[seat]);
     this.drawSpots();
   }
 
@@ -339,7 +344,12 @@ class Board {
             buffer = buffer.slice(cut + 2);
             const data = block.split("\n").find((l) => l.startsWith("data:"));
             if (!data) continue; // a keep-alive line
-            this.pushed = JSON.parse(data.slice(5));
+            const view = JSON.parse(data.slice(5));
+            if (this.replay) {
+              if (view) this.grow(view.seq);
+              continue;
+            }
+            this.pushed = view;
             this.refresh();
           }
         }
@@ -366,6 +376,19 @@ class Board {
     this.total = info.moves;
     slider.oninput = () => this.refresh();
     await this.refresh();
+    this.follow(); // the game may go on meanwhile: the slider grows with it
+  }
+
+  // The game moved while its replay is open: the slider covers the new moves; left at the end,
+  // it stays there and shows them.
+  grow(moves) {
+    const slider = $("slider");
+    const atEnd = Number(slider.value) === this.total;
+    this.total = moves;
+    slider.max = String(moves); // (an undo shortens the game: the slider's value follows)
+    if (atEnd) slider.value = String(moves);
+    if (atEnd || Number(slider.value) !== this.shownMove) this.refresh();
+    else $("moveof").textContent = this.words("move_n", { n: slider.value, total: moves });
   }
 
   async loadReplay() {
@@ -379,9 +402,13 @@ class Board {
     $("moveof").textContent = this.words("move_n", { n, total: this.total });
     this.drawTurn();
     this.drawSide();
-    $("millpane").hidden = true;
-    await this.picture("board", `api/replay/${n}/board.png`);
+    await Promise.all([
+      this.picture("board", `api/replay/${n}/board.png`),
+      this.picture("mill", this.millPath(this.millSeat)),
+    ]);
+    this.shownMove = n;
     document.body.dataset.seq = String(n);
+    document.body.dataset.moves = String(this.total);
     document.body.dataset.ready = "1";
   }
 }
