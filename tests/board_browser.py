@@ -7,10 +7,20 @@ page's ``document`` (``FRAME_DOC`` there, the tab's own ``document`` otherwise).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image as PILImage
 
 from cogs.media import Image
@@ -80,3 +90,72 @@ def click(choice: str, doc: str = "document") -> str:
 def shows(seq: int, doc: str = "document") -> str:
     """JavaScript: true once the page shows the game at ``seq``, every picture loaded."""
     return f"{doc}.body.dataset.seq === '{seq}' && {doc}.body.dataset.ready === '1'"
+
+
+# -- one Chromium for the run's browser tests ------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def chromium_port() -> Iterator[int]:
+    """One headless Chromium for every browser test of the run (or of an xdist worker), its
+    DevTools port; each test opens its own tabs in it (``browser_tab``). Skipped without Chromium;
+    stopped, its profile removed, when the run ends."""
+    from offline.screenshots import CHROMIUM_FLAGS, _wait_for_group_gone
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
+    profile = Path(tempfile.mkdtemp(prefix="ada-test-chromium-"))
+    proc = subprocess.Popen(
+        [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: its helpers are stopped with it
+    )
+    try:
+        marker = profile / "DevToolsActivePort"
+        for _ in range(int(HANG / 0.05)):
+            if proc.poll() is not None:
+                raise RuntimeError(f"chromium stopped at start (exit {proc.returncode})")
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                port = int(marker.read_text().split()[0])
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("chromium did not open its DevTools port")
+        yield port
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        _wait_for_group_gone(proc.pid)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextlib.asynccontextmanager
+async def browser_tab(port: int, width: int, height: int) -> AsyncIterator[Any]:
+    """A new tab of the shared Chromium (``chromium_port``) showing exactly ``width`` x
+    ``height``, and a DevTools connection to it; closed on leaving."""
+    import aiohttp
+
+    from offline.screenshots import DevTools
+
+    async with aiohttp.ClientSession() as http:
+        async with http.put(f"http://127.0.0.1:{port}/json/new?about:blank") as res:
+            target = await res.json()
+        try:
+            async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                tools = DevTools(ws, port)
+                await tools.call(
+                    "Emulation.setDeviceMetricsOverride",
+                    width=width,
+                    height=height,
+                    deviceScaleFactor=1,
+                    mobile=False,
+                )
+                yield tools
+        finally:
+            async with http.get(f"http://127.0.0.1:{port}/json/close/{target['id']}"):
+                pass

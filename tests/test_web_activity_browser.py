@@ -17,6 +17,7 @@ import pytest
 from aiohttp import web
 
 from store import Store
+from tests.board_browser import browser_tab
 from tests.fake_discord import (
     APP_ID,
     FakeDiscord,
@@ -104,10 +105,8 @@ async def store(tmp_path: Any) -> Any:
 
 
 async def test_launch_exchange_and_start_inside_a_fake_discord(
-    browser_ready: None, store: Any
+    browser_ready: None, store: Any, chromium_port: int
 ) -> None:
-    from offline.screenshots import chromium
-
     game = await store.create_game(GUILD, CHANNEL, ALICE, {"players": 2})
     for user, name in ((ALICE, "alice"), (BOB, "bob")):
         await store.add_seat(game, name=name, user_id=user)
@@ -119,7 +118,7 @@ async def test_launch_exchange_and_start_inside_a_fake_discord(
 
     async with board_server(store, fake, pages=add_pages) as (client, ctx, _):
         base = str(client.server.make_url("")).rstrip("/")
-        async with chromium(800, 600) as tools:
+        async with browser_tab(chromium_port, 800, 600) as tools:
             await tools.call("Page.enable")
             alice = await open_page(tools, f"{base}/parent.html?user={ALICE}&instance=i-1")
             assert fake.calls == ["token", "me", "instance"]

@@ -22,8 +22,15 @@ import pytest
 from aiohttp import web
 
 from offline.driver import Table, decision_shown
-from offline.screenshots import ScreenshotError, chromium, open_tab
-from tests.board_browser import FRAME_BOARD, FRAME_DOC, HANG, BlankPictures, shows
+from offline.screenshots import ScreenshotError
+from tests.board_browser import (
+    FRAME_BOARD,
+    FRAME_DOC,
+    HANG,
+    BlankPictures,
+    browser_tab,
+    shows,
+)
 from tests.fake_discord import (
     FakeDiscord,
     activity_settings,
@@ -145,7 +152,9 @@ async def frame_text(tab: Any, element: str) -> str:
     return str(await tab.evaluate(f"{FRAME_DOC}.getElementById({element!r}).textContent"))
 
 
-async def test_launch_sign_in_and_a_move_by_clicking_the_board(table: Table) -> None:
+async def test_launch_sign_in_and_a_move_by_clicking_the_board(
+    table: Table, chromium_port: int
+) -> None:
     need_browser_and_client()
     game = await table.new_game("alice", ("bob",))
     thread = table.thread(game).id
@@ -160,7 +169,10 @@ async def test_launch_sign_in_and_a_move_by_clicking_the_board(table: Table) -> 
     view_choices = [c.id for c in state.decision.choices]
 
     async with fake_discord_api(fake) as api, bot_web_server(table, api_base_of(api)) as url:
-        async with chromium(720, 940) as first, open_tab(first) as second:
+        async with (
+            browser_tab(chromium_port, 720, 940) as first,
+            browser_tab(chromium_port, 720, 940) as second,
+        ):
             await launch(first, url, mover.id, thread)
             assert fake.calls == ["token", "me", "instance"]  # the exchange, with Discord
             await launch(second, url, other.id, thread)

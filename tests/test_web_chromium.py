@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 
 from offline.driver import Table, decision_shown
-from offline.screenshots import chromium, open_tab
-from tests.board_browser import HANG, BlankPictures, click, shows
+from tests.board_browser import HANG, BlankPictures, browser_tab, click, shows
 from web.app import start
 from web.context import WebContext
 
@@ -45,7 +44,7 @@ SLIDE = """((n) => {
 })(%d)"""
 
 
-async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
+async def test_two_people_play_a_whole_game_from_the_page(table: Table, chromium_port: int) -> None:
     game = await table.new_game("alice", ("bob",))
     games = table.env.bot.ada.games
     games.cfg.web_local_login = True
@@ -58,9 +57,9 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
     clicks: dict[str, int] = {}
     try:
         async with (
-            chromium(700, 1000) as first,
-            open_tab(first) as second,
-            open_tab(first) as replay,
+            browser_tab(chromium_port, 700, 1000) as first,
+            browser_tab(chromium_port, 700, 1000) as second,
+            browser_tab(chromium_port, 700, 1000) as replay,
         ):
             # inside Discord (a frame_id in the address) the page waits for the Activity's
             # bootstrap to call startBoard: it neither signs in nor goes to the seat picker
