@@ -128,3 +128,21 @@ async def test_a_launch_on_a_bot_without_the_built_client_says_why(
     assert page.status == 200, text
     assert "/activity/" not in text
     assert "El tablero dentro de Discord no está preparado en este bot" in text
+
+
+async def test_a_launch_on_a_bot_without_the_activity_says_it_is_not_set_up(table: Any) -> None:
+    """Discord opens the page (its App Launcher does, whatever the bot says) on a bot whose
+    Activity is off: the page says the Activity is not set up, not that it was never built."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import make_app
+    from web.context import WebContext
+
+    ctx = WebContext.of(table.env.bot.ada.games)
+    assert not ctx.config.activity.enabled
+    async with TestClient(TestServer(make_app(ctx))) as client:
+        page = await client.get("/?frame_id=f-1", headers={"Accept-Language": "en-US"})
+        text = await page.text()
+    assert page.status == 200
+    assert "The board inside Discord is not set up on this bot" in text
+    assert "not built" not in text

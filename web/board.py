@@ -31,6 +31,7 @@ from aiohttp import web
 
 import i18n
 from cogs import ui
+from cogs.activity import NOT_SET_UP
 from cogs.base import friendly_text
 from cogs.service import STATUS_TEXT, Oops, game_lang
 from engine import GameState, IllegalChoice
@@ -504,11 +505,13 @@ async def replay_mill(request: web.Request) -> web.Response:
 
 async def board_page(request: web.Request) -> web.Response:
     page = page_html("board.html", request.app[ASSETS])
-    bundle = discord_auth.script_path() if request.app[CTX].config.activity.enabled else None
+    enabled = request.app[CTX].config.activity.enabled
+    bundle = discord_auth.script_path() if enabled else None
     if bundle:  # the Activity's sign-in, which starts the board inside Discord
         page = page.replace("</head>", f'<script src="{bundle}"></script>\n</head>', 1)
-    elif request.query.get("frame_id"):  # launched by Discord, but the client was never built
-        said = html.escape(discord_auth.lang_of(request)._(NOT_BUILT))
+    elif request.query.get("frame_id"):  # launched by Discord, but the Activity can't start
+        why = NOT_BUILT if enabled else NOT_SET_UP
+        said = html.escape(discord_auth.lang_of(request)._(why))
         page = page.replace('aria-live="polite"></p>', f'aria-live="polite">{said}</p>', 1)
     return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
