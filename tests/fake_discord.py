@@ -10,8 +10,11 @@ Endpoints, as Discord documents them:
   the instance's ``application_id``, ``instance_id``, ``launch_id``, ``location``
   (``{id, kind: "gc", channel_id, guild_id}``) and ``users``, or ``404`` (code 10xxx).
 
-The web app is what ``web.app`` (another branch) will make: ``setup(app, ctx)`` with a context
-of the same field names (``service, store, sessions, config, clock``).
+``board_server`` is a small web app around ``web.discord_auth`` alone (a context of the same
+field names as ``web.context.WebContext``: ``service, store, sessions, config, clock``);
+tests/test_web_activity_e2e.py points the real bot's web server at the fake instead
+(``fake_discord_api``, ``activity_settings``). ``parent_page`` is a fake Discord client's page,
+which iframes the Activity and speaks the Embedded App SDK's side of Discord's client.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ with the query parameters Discord gives (frame_id, instance_id, channel_id, guil
 and speaks the SDK's postMessage protocol as Discord's client does: the HANDSHAKE answered by the
 READY event, then the AUTHORIZE and AUTHENTICATE commands. The token exchange goes to the server's
 route, which asks the fake Discord API (tests/fake_discord.py); the test's stub ``startBoard``
-(the board itself is another branch's) records the session it is given."""
+records the session it is given (tests/test_web_activity_e2e.py runs the real board page)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ ACTIVITY = """<!doctype html>
 <body>
 <script src="%(script)s"></script>
 <script>
-// A stub of the board page's entry (another branch builds the board itself).
+// A stub of the board page's entry (webapp/board.js's startBoard).
 function startBoard({token, apiBase}) {
   window.parent.__started = {token, apiBase};
 }

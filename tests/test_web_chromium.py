@@ -1,7 +1,8 @@
 """The board page in headless Chromium (Debian's ``chromium``; skipped without it), on the
 offline table: two people sign in locally, each in a tab of their own, and play a whole game by
 clicking the board's hotspots and the page's buttons, while the thread's turn message follows
-every move; the server goes away for a while and the pages reconnect and catch up by themselves.
+every move; the server goes away for a while and the pages reconnect and catch up by themselves;
+a third tab watches the replay, whose slider grows with the game.
 
 Pictures are blank here (of the real sizes, so the hotspots sit where they would): this test
 looks at the page's behaviour; ``offline.board_shots`` takes the pictures people look at."""
