@@ -142,15 +142,7 @@ async def chromium(width: int, height: int) -> AsyncIterator[Any]:
             page = next(t for t in targets if t.get("type") == "page")
             async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
                 tools = DevTools(ws, port)
-                # exactly this viewport (a headless window is at least 500 px wide, and its
-                # height includes the window's frame)
-                await tools.call(
-                    "Emulation.setDeviceMetricsOverride",
-                    width=width,
-                    height=height,
-                    deviceScaleFactor=1,
-                    mobile=False,
-                )
+                await tools.viewport(width, height)
                 yield tools
     finally:
         try:
@@ -221,6 +213,17 @@ class DevTools:
                 if "error" in reply:
                     raise ScreenshotError(f"{method}: {reply['error']}")
                 return dict(reply.get("result", {}))
+
+    async def viewport(self, width: int, height: int) -> None:
+        """Show exactly ``width`` x ``height`` CSS pixels (a headless window is at least 500 px
+        wide, and its height includes the window's frame)."""
+        await self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
 
     async def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (awaited if it is a promise)."""

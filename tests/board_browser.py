@@ -148,13 +148,7 @@ async def browser_tab(port: int, width: int, height: int) -> AsyncIterator[Any]:
         try:
             async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
                 tools = DevTools(ws, port)
-                await tools.call(
-                    "Emulation.setDeviceMetricsOverride",
-                    width=width,
-                    height=height,
-                    deviceScaleFactor=1,
-                    mobile=False,
-                )
+                await tools.viewport(width, height)
                 yield tools
         finally:
             async with http.get(f"http://127.0.0.1:{port}/json/close/{target['id']}"):
