@@ -504,3 +504,29 @@ async def test_the_local_login_is_off_unless_the_offline_table_turns_it_on(table
         assert (await client.get("/local")).status == 404
         res = await client.post("/api/local/login", json={"game": 1, "seat": 0})
         assert res.status in (404, 405)
+
+
+def test_a_finished_game_says_who_won_and_every_final_score() -> None:
+    """The decision of a finished game: the thread's final words and every player's final
+    Prestige (all of it public once the game is over)."""
+    from types import SimpleNamespace
+
+    import i18n
+    from engine import GameSetup, new_game
+    from engine.rules import apply
+    from web.board import decision_of
+
+    state = new_game(GameSetup(players=3))
+    rng = random.Random(4)
+    while state.decision is not None:
+        apply(state, rng.choice(state.decision.choices).id)
+    rec: Any = SimpleNamespace(id=12)
+    said = decision_of(state, None, rec, i18n.get("es"))
+    names = state.seat_names
+    winner = names[state.winner()]
+    assert said["over"] and said["result"] == f"La partida n.º 12 ha terminado: ¡gana {winner}!"
+    totals = [s["Total"] for s in state.final_scores()]
+    assert said["scores"] == [
+        {"name": n, "prestige": t} for n, t in zip(names, totals, strict=True)
+    ]
+    assert max(totals) == totals[state.winner()]

@@ -104,7 +104,8 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table, chromium
                 moves += 1
             for tab in tabs.values():
                 text = await tab.evaluate("document.getElementById('turn').textContent")
-                assert text == "The game is over."
+                assert f"Game #{game} is over — " in text and " wins!" in text
+                assert text.count(" Prestige") == 2  # both players' final Prestige
             # the replay's slider grew with the game, still showing the first move; taken to
             # the end, it shows the last one, its board and a Mill
             await replay.wait_for(f"document.getElementById('slider').max === '{seq}'", HANG)

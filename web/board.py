@@ -79,6 +79,7 @@ PAGE_WORDS = {
     "books": N_("Books"),
     "steam": N_("Steam"),
     "cards": N_("Cards in hand"),
+    "prestige": N_("Prestige"),
     "you": N_("you"),
 }
 
@@ -226,7 +227,7 @@ def decision_of(state: GameState, seat: int | None, rec: GameRecord, tr: Lang) -
     choices with their labels, groups (as the turn message's buttons group them) and spots."""
     dec = state.decision
     if dec is None:
-        return {"over": True}
+        return {"over": True, **final_result(state, rec, tr)}
     deciding = rec.seat_at(dec.player)
     out: dict[str, Any] = {
         "player": dec.player,
@@ -258,6 +259,22 @@ def decision_of(state: GameState, seat: int | None, rec: GameRecord, tr: Lang) -
     out["direct"] = direct
     out["undo"] = state.can_undo()
     return out
+
+
+def final_result(state: GameState, rec: GameRecord, tr: Lang) -> dict[str, Any]:
+    """Once the game is over (everything is public then): who won, in the words of the
+    thread's final message, and every player's final Prestige."""
+    if not state.over:
+        return {}
+    names = state.seat_names
+    winner = names[state.winner()]
+    return {
+        "result": tr._("Game #{id} is over — {name} wins!", id=rec.id, name=winner),
+        "scores": [
+            {"name": name, "prestige": score["Total"]}
+            for name, score in zip(names, state.final_scores(), strict=True)
+        ],
+    }
 
 
 def log_of(state: GameState, tr: Lang, lines: int = 30) -> list[str]:

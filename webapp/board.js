@@ -151,7 +151,10 @@ class Board {
       return;
     }
     if (!d || d.over) {
-      box.append(el("p", { className: "who", textContent: this.words("over") }));
+      box.append(el("p", { className: "who", textContent: (d && d.result) || this.words("over") }));
+      const scores = el("ol", { className: "scores" });
+      for (const s of (d && d.scores) || []) scores.append(el("li", { textContent: `${s.name}: ${s.prestige} ${this.words("prestige")}` }));
+      if (scores.children.length) box.append(scores);
       return;
     }
     if (!d.mine) {
