@@ -526,7 +526,9 @@ def test_a_finished_game_says_who_won_and_every_final_score() -> None:
     winner = names[state.winner()]
     assert said["over"] and said["result"] == f"La partida n.º 12 ha terminado: ¡gana {winner}!"
     totals = [s["Total"] for s in state.final_scores()]
-    assert said["scores"] == [
-        {"name": n, "prestige": t} for n, t in zip(names, totals, strict=True)
-    ]
-    assert max(totals) == totals[state.winner()]
+    assert sorted((s["name"], s["prestige"]) for s in said["scores"]) == sorted(
+        zip(names, totals, strict=True)
+    )
+    assert said["scores"][0] == {"name": winner, "prestige": max(totals)}  # the winner first
+    prestige = [s["prestige"] for s in said["scores"]]
+    assert prestige == sorted(prestige, reverse=True)

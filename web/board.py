@@ -36,6 +36,7 @@ from cogs.base import friendly_text
 from cogs.service import STATUS_TEXT, Oops, game_lang
 from engine import GameState, IllegalChoice
 from engine.rules import apply, replay
+from engine.scoring import ranking
 from engine.view import redact
 from i18n import ENGLISH, N_, Lang
 from i18n import game as words
@@ -263,16 +264,15 @@ def decision_of(state: GameState, seat: int | None, rec: GameRecord, tr: Lang) -
 
 def final_result(state: GameState, rec: GameRecord, tr: Lang) -> dict[str, Any]:
     """Once the game is over (everything is public then): who won, in the words of the
-    thread's final message, and every player's final Prestige."""
+    thread's final message, and every player's final Prestige, in the final ranking."""
     if not state.over:
         return {}
-    names = state.seat_names
+    names, scores = state.seat_names, state.final_scores()
     winner = names[state.winner()]
     return {
         "result": tr._("Game #{id} is over — {name} wins!", id=rec.id, name=winner),
-        "scores": [
-            {"name": name, "prestige": score["Total"]}
-            for name, score in zip(names, state.final_scores(), strict=True)
+        "scores": [  # from the winner down (ties broken as the rules break them)
+            {"name": names[seat], "prestige": scores[seat]["Total"]} for seat in ranking(state)
         ],
     }
 
