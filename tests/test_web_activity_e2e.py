@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from cogs import config
 from offline.driver import Table, decision_shown
 from offline.screenshots import ScreenshotError
 from tests.board_browser import (
@@ -32,6 +32,9 @@ from tests.board_browser import (
     shows,
 )
 from tests.fake_discord import (
+    APP_ID,
+    BOT_TOKEN,
+    SECRET,
     FakeDiscord,
     activity_settings,
     api_base_of,
@@ -96,7 +99,15 @@ async def bot_web_server(table: Table, api_base: str) -> AsyncIterator[str]:
     Discord client's page on the same origin (the SDK answers only its parent's origin or
     Discord's); yields its address."""
     games = table.env.bot.ada.games
-    games.cfg.activity = dataclasses.replace(games.cfg.activity, api_base=api_base)
+    games.cfg.activity = config.activity_settings(  # as .env sets it up, but for the fake API
+        {
+            "ACTIVITY_CLIENT_ID": APP_ID,
+            "ACTIVITY_CLIENT_SECRET": SECRET,
+            "ACTIVITY_PUBLIC_KEY": "00" * 32,
+            "DISCORD_TOKEN": BOT_TOKEN,
+            "ACTIVITY_API_BASE": api_base,
+        }
+    )
     ctx = WebContext.of(games)
     ctx.pictures = BlankPictures()  # type: ignore[assignment]
     app = make_app(ctx)
