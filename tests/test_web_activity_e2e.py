@@ -69,6 +69,11 @@ MENU_AT = """((id) => {
   return {x: outer.left + frame.clientLeft + r.left + r.width / 2,
           y: outer.top + frame.clientTop + r.top + r.height / 2};
 })(%s)"""
+# Every document of the tab (the fake client and the Activity in its frame) records what its
+# Content-Security-Policy blocked, in the fake client's window.
+WATCH_CSP = """window.top.__csp = window.top.__csp || [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.top.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));"""
 # What the fake client saw and what the page says, when the board did not start.
 WHY = f"""JSON.stringify({{
   log: window.__log,
@@ -140,11 +145,18 @@ async def launch(tab: Any, url: str, user: int, thread: int) -> None:
     """The fake Discord client launches the Activity for ``user``; returns once the board
     inside shows the game (or fails saying what the page said)."""
     await tab.call("Page.enable")
+    await tab.call("Page.addScriptToEvaluateOnNewDocument", source=WATCH_CSP)
     await tab.call("Page.navigate", url=f"{url}/fake-discord?user={user}&channel={thread}")
     try:
         await tab.wait_for(f"{FRAME_DOC}.body.dataset.ready === '1'", HANG)
     except ScreenshotError:
         raise AssertionError(f"the board did not start: {await tab.evaluate(WHY)}") from None
+
+
+async def nothing_blocked(tab: Any) -> None:
+    """Nothing the page or its Discord client loaded was blocked by a Content-Security-Policy
+    (the bundle, the pictures, the API, the frame itself)."""
+    assert await tab.evaluate("JSON.stringify(window.__csp)") == "[]"
 
 
 async def mouse_click(tab: Any, at: dict[str, float]) -> None:
@@ -222,6 +234,8 @@ async def test_launch_sign_in_and_a_move_by_clicking_the_board(
             await first.wait_for(f"!{FRAME_BOARD}.busy", HANG)  # the move answered, thread too
             turn = await table.turn_message(game)
             assert decision_shown(turn, game) == now  # the thread follows the page
+            for tab in (first, second):
+                await nothing_blocked(tab)
 
             # a member in the Activity but not seated: the public view, no way to move
             await launch(first, url, table.carol.id, thread)
@@ -241,3 +255,4 @@ async def test_launch_sign_in_and_a_move_by_clicking_the_board(
             assert refused["status"] == 403
             assert refused["body"]["error"] == "You are watching this game: spectators can't move."
             assert (await table.store.load_state(game))[1] == seq  # nothing changed
+            await nothing_blocked(first)
