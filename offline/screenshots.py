@@ -46,6 +46,10 @@ CHROMIUM_FLAGS = [
     "--hide-scrollbars",
     "--disable-crash-reporter",
     "--disable-breakpad",
+    # a tab in the background runs its timers and its rendering as the one in front does
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
     "--remote-debugging-port=0",  # the port is written to the profile's DevToolsActivePort
 ]
 LOCALES = {"en": "en-US", "es": "es-ES", "ja": "ja"}
@@ -71,6 +75,19 @@ PAGE_STATE = """JSON.stringify({
   messages: document.querySelectorAll('[data-control-key^="message:"]').length,
   text: document.body ? document.body.innerText : "",
   images: [...document.images].every(i => i.complete && i.naturalWidth > 0),
+})"""
+
+# Wait in the page until EXPRESSION is true (its value), or LIMIT ms have passed (null); a check
+# that throws (the page not there yet) counts as false.
+WAIT_IN_PAGE = """new Promise((resolve) => {
+  const end = Date.now() + LIMIT;
+  const check = () => {
+    let value = null;
+    try { value = (EXPRESSION); } catch (error) {}
+    if (value || Date.now() >= end) resolve(value || null);
+    else setTimeout(check, 5);
+  };
+  check();
 })"""
 
 
@@ -125,15 +142,7 @@ async def chromium(width: int, height: int) -> AsyncIterator[Any]:
             page = next(t for t in targets if t.get("type") == "page")
             async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
                 tools = DevTools(ws, port)
-                # exactly this viewport (a headless window is at least 500 px wide, and its
-                # height includes the window's frame)
-                await tools.call(
-                    "Emulation.setDeviceMetricsOverride",
-                    width=width,
-                    height=height,
-                    deviceScaleFactor=1,
-                    mobile=False,
-                )
+                await tools.viewport(width, height)
                 yield tools
     finally:
         try:
@@ -205,6 +214,17 @@ class DevTools:
                     raise ScreenshotError(f"{method}: {reply['error']}")
                 return dict(reply.get("result", {}))
 
+    async def viewport(self, width: int, height: int) -> None:
+        """Show exactly ``width`` x ``height`` CSS pixels (a headless window is at least 500 px
+        wide, and its height includes the window's frame)."""
+        await self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+
     async def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (awaited if it is a promise)."""
         got = await self.call(
@@ -215,15 +235,20 @@ class DevTools:
         return got["result"].get("value")
 
     async def wait_for(self, expression: str, timeout: float = SETTLE_TIMEOUT) -> Any:
-        """Wait until a JavaScript expression is true in the page; returns its value."""
-        for _ in range(int(timeout / 0.05)):
+        """Wait until a JavaScript expression is true in the page; returns its value. The page
+        checks it itself every few milliseconds (one call to the browser per few seconds, not
+        one per check), so a wait ends as soon as the page is there."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (left := deadline - loop.time()) > 0:
+            waited = WAIT_IN_PAGE.replace("LIMIT", str(int(min(left, 5.0) * 1000)))
             try:
-                value = await self.evaluate(expression)
+                value = await self.evaluate(waited.replace("EXPRESSION", expression))
             except ScreenshotError:  # (the page is still being replaced by the next one)
                 value = None
+                await asyncio.sleep(0.05)
             if value:
                 return value
-            await asyncio.sleep(0.05)
         raise ScreenshotError(f"the page never had {expression!r} in {timeout:.0f} s")
 
     async def state(self) -> dict[str, Any]:

@@ -68,7 +68,9 @@ async def _run(args: argparse.Namespace, db: str, ready: Any) -> None:
     bot = create_bot(
         db,
         images=not args.no_images,
-        ai_delay=1.0,
+        # no pause before an AI seat's move: the bot runs on simcord's clock, where a pause
+        # passes only as the Discord-like page drives it, never after a board-page move
+        ai_delay=0.0,
         seed=None,
         offline=True,
         web_port=args.web_port,

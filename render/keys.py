@@ -52,16 +52,21 @@ def _public(st: GameState) -> dict[str, Any]:
 
 
 def board_key(state: Any, viewer: int | None = None) -> str:
-    st = visible(state, viewer)
-    d = _public(st)
+    return _board_digest(_public(visible(state, viewer)), viewer)
+
+
+def _board_digest(d: dict[str, Any], viewer: int | None) -> str:
+    """(``d``: ``_public`` of the visible state; changed here)"""
     for name in BOARD_COUNTED:
         d[name] = len(d[name])
     d["players"] = [{f: p[f] for f in BOARD_PLAYER_FIELDS} for p in d["players"]]
     return _digest("board", viewer, d)
 
 
-def _mill_parts(st: GameState, seat: int, viewer: int | None) -> list[Any]:
-    d = _public(st)
+def _mill_parts(
+    st: GameState, seat: int, viewer: int | None, d: dict[str, Any] | None = None
+) -> list[Any]:
+    d = _public(st) if d is None else d
     if not 0 <= seat < len(d["players"]):
         raise ValueError(f"no seat {seat} in a {len(d['players'])}-player game")
     return [
@@ -78,6 +83,18 @@ def _mill_parts(st: GameState, seat: int, viewer: int | None) -> list[Any]:
 def mill_key(state: Any, seat: int, viewer: int | None = None, compact: bool = False) -> str:
     st = visible(state, viewer)
     return _digest("mill", compact, *_mill_parts(st, seat, viewer))
+
+
+def page_keys(state: Any, viewer: int | None = None) -> tuple[str, list[str]]:
+    """``board_key(state, viewer)`` and every seat's ``mill_key(state, seat, viewer)`` at once,
+    from one view of the state (the board page asks for them all at every move)."""
+    st = visible(state, viewer)
+    d = _public(st)
+    mills = [
+        _digest("mill", False, *_mill_parts(st, seat, viewer, d))
+        for seat in range(len(d["players"]))
+    ]
+    return _board_digest(d, viewer), mills
 
 
 def focus_key(state: Any, viewer: int | None = None) -> str:

@@ -5,21 +5,26 @@ with the query parameters Discord gives (frame_id, instance_id, channel_id, guil
 and speaks the SDK's postMessage protocol as Discord's client does: the HANDSHAKE answered by the
 READY event, then the AUTHORIZE and AUTHENTICATE commands. The token exchange goes to the server's
 route, which asks the fake Discord API (tests/fake_discord.py); the test's stub ``startBoard``
-(the board itself is another branch's) records the session it is given."""
+records the session it is given (tests/test_web_activity_e2e.py runs the real board page)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
 from typing import Any
 
 import pytest
 from aiohttp import web
 
 from store import Store
-from tests.fake_discord import APP_ID, FakeDiscord, board_server
+from tests.board_browser import browser_tab
+from tests.fake_discord import (
+    APP_ID,
+    FakeDiscord,
+    board_server,
+    need_browser_and_client,
+    parent_page,
+)
 from web import discord_auth
 from web.sessions import Viewer
 
@@ -30,62 +35,15 @@ WAIT = 60.0  # a bound against a hang (the browser on a busy machine), not a spe
 
 @pytest.fixture
 def browser_ready() -> None:
-    """Chromium and the built client; without chromium (as the offline screenshots' tests) or
-    without node and npm, skipped saying why. Under CI, with node there, a missing build fails."""
-    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
-        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
-    if discord_auth.script_path() is None:
-        why = "the Activity's client is not built (./scripts/test builds it with node and npm)"
-        if os.environ.get("CI", "").lower() == "true" and shutil.which("node"):
-            pytest.fail(why)
-        pytest.skip(why)
+    need_browser_and_client()
 
-
-PARENT = """<!doctype html>
-<meta charset="utf-8"><title>A fake Discord client</title>
-<iframe id="activity" width="400" height="300" src="/activity.html?frame_id=f-1&instance_id=%(instance)s&channel_id=%(channel)s&guild_id=%(guild)s&platform=desktop"></iframe>
-<script>
-// Discord's client side of the Embedded App SDK's protocol: [opcode, payload] messages,
-// opcode 0 HANDSHAKE (answered by the READY event), 1 FRAME (commands, answered by nonce).
-window.__log = [];
-const USER = {id: "%(user)s", username: "player", discriminator: "0", avatar: null,
-              public_flags: 0, global_name: "Player"};
-const frame = () => document.getElementById("activity").contentWindow;
-window.addEventListener("message", (event) => {
-  if (event.source !== frame() || !Array.isArray(event.data)) return;
-  const [op, payload] = event.data;
-  window.__log.push({op, cmd: payload.cmd || null, args: payload.args || null,
-                     client_id: payload.client_id || null, frame_id: payload.frame_id || null});
-  const reply = (message) => frame().postMessage([1, message], location.origin);
-  if (op === 0) {
-    reply({cmd: "DISPATCH", evt: "READY", nonce: null, data: {
-      v: 1, config: {api_endpoint: "//discord.com/api", environment: "production",
-                     cdn_host: "cdn.discordapp.com"},
-      user: {id: USER.id, username: USER.username, discriminator: "0"}}});
-  } else if (op === 1 && payload.cmd === "AUTHORIZE") {
-    reply({cmd: "AUTHORIZE", evt: null, nonce: payload.nonce, data: {code: "%(code)s"}});
-  } else if (op === 1 && payload.cmd === "AUTHENTICATE") {
-    if (payload.args.access_token !== "token-" + USER.id) {
-      reply({cmd: "AUTHENTICATE", evt: "ERROR", nonce: payload.nonce,
-             data: {code: 4009, message: "Invalid token"}});
-      return;
-    }
-    reply({cmd: "AUTHENTICATE", evt: null, nonce: payload.nonce, data: {
-      access_token: payload.args.access_token, user: USER, scopes: ["identify"],
-      expires: "2026-12-08T12:00:00.000Z",
-      application: {id: "%(app)s", name: "Ada's Dream", description: "", icon: null}}});
-  }
-  // (other commands, such as the SDK's CAPTURE_LOG, get no answer here)
-});
-</script>
-"""
 
 ACTIVITY = """<!doctype html>
 <meta charset="utf-8"><title>The board</title>
 <body>
 <script src="%(script)s"></script>
 <script>
-// A stub of the board page's entry (another branch builds the board itself).
+// A stub of the board page's entry (webapp/board.js's startBoard).
 function startBoard({token, apiBase}) {
   window.parent.__started = {token, apiBase};
 }
@@ -116,14 +74,7 @@ def add_pages(app: web.Application) -> None:
     async def parent(request: web.Request) -> web.Response:
         q = request.query
         user = q.get("user", str(ALICE))
-        page = PARENT % {
-            "instance": q.get("instance", "i-1"),
-            "channel": THREAD,
-            "guild": GUILD,
-            "user": user,
-            "code": f"code-{user}",
-            "app": APP_ID,
-        }
+        page = parent_page("/activity.html", q.get("instance", "i-1"), THREAD, GUILD, user)
         return web.Response(text=page, content_type="text/html")
 
     async def activity(request: web.Request) -> web.Response:
@@ -154,10 +105,8 @@ async def store(tmp_path: Any) -> Any:
 
 
 async def test_launch_exchange_and_start_inside_a_fake_discord(
-    browser_ready: None, store: Any
+    browser_ready: None, store: Any, chromium_port: int
 ) -> None:
-    from offline.screenshots import chromium
-
     game = await store.create_game(GUILD, CHANNEL, ALICE, {"players": 2})
     for user, name in ((ALICE, "alice"), (BOB, "bob")):
         await store.add_seat(game, name=name, user_id=user)
@@ -169,7 +118,7 @@ async def test_launch_exchange_and_start_inside_a_fake_discord(
 
     async with board_server(store, fake, pages=add_pages) as (client, ctx, _):
         base = str(client.server.make_url("")).rstrip("/")
-        async with chromium(800, 600) as tools:
+        async with browser_tab(chromium_port, 800, 600) as tools:
             await tools.call("Page.enable")
             alice = await open_page(tools, f"{base}/parent.html?user={ALICE}&instance=i-1")
             assert fake.calls == ["token", "me", "instance"]

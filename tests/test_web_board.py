@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from cogs import media
 from engine.view import redact
 from offline.driver import Table, decision_shown
 from web.app import MAX_BODY, make_app
@@ -110,6 +111,34 @@ async def test_a_move_from_the_page_is_a_button_click_and_the_thread_follows(sit
     assert (await site.table.store.choices(site.game))[-1].choice_id == ids[-1]
     shown = await site.table.turn_message(site.game)
     assert decision_shown(shown, site.game) == seq + 1  # the thread's turn message followed
+
+
+async def test_the_view_names_what_each_picture_shows(site: Site) -> None:
+    """A digest of each picture as the viewer sees it (``render.image_key``), so that the page
+    loads again only a picture that changed: the same digest is the same picture."""
+    rng = random.Random(2)
+    seen: dict[str, bytes] = {}
+    for _ in range(8):
+        state, seq = await site.table.store.load_state(site.game)
+        for name in ("alice", None):
+            seat = site.rec.seat_of(site.table.members[name].id) if name else None
+            token = site.token(name)
+            view = await (await site.get("/api/view", token)).json()
+            keys = view["pictures"]
+            assert keys["board"] == "en-" + media.image_key("board", state, seat)
+            assert keys["mills"] == [
+                "en-" + media.image_key("mill", state, of, seat) for of in range(2)
+            ]
+            for key, path in [(keys["board"], "/api/board.png")] + [
+                (k, f"/api/mill/{of}.png") for of, k in enumerate(keys["mills"])
+            ]:
+                body = await (await site.get(path, token)).read()
+                assert seen.setdefault(key, body) == body
+        name, seq, dec = await site.deciding()
+        choice = rng.choice(dec.choices).id
+        res = await site.post("/api/move", site.token(name), {"seq": seq, "choice": choice})
+        assert res.status == 200, await res.text()
+    assert len(seen) > 6  # the pictures changed along the way, and some did not
 
 
 async def test_the_view_is_in_the_viewers_language(site: Site) -> None:
@@ -245,6 +274,7 @@ def hidden_from(state: Any, seat: int | None) -> set[str]:
 async def every_answer(site: Site, token: str, seq: int, players: int) -> list[bytes]:
     paths = ["/api/view", "/api/board.png", "/api/replay", f"/api/replay/{seq}"]
     paths += [f"/api/mill/{s}.png" for s in range(players)]
+    paths += [f"/api/replay/{seq}/mill/{s}.png" for s in range(players)]
     paths += [f"/api/replay/{seq}/board.png", "/"]
     out = []
     for path in paths:
@@ -284,15 +314,21 @@ async def test_no_answer_to_a_viewer_holds_another_players_hidden_card(site: Sit
 # -- live updates --------------------------------------------------------------------------
 
 
-async def next_event(stream: Any) -> tuple[str, int]:
-    """The next event of a stream (keep-alive lines skipped)."""
+async def next_view(stream: Any) -> tuple[str, Any]:
+    """The next event of a stream (keep-alive lines skipped), and the view it carries."""
     block = b""
     while not block.endswith(b"\n\n") or block.startswith(b":"):
         if block.startswith(b":") and block.endswith(b"\n\n"):
             block = b""
         block += await asyncio.wait_for(stream.content.readline(), HANG)
     lines = dict(line.split(": ", 1) for line in block.decode().strip().split("\n"))
-    return lines["event"], int(lines["data"])
+    return lines["event"], json.loads(lines["data"])
+
+
+async def next_event(stream: Any) -> tuple[str, int]:
+    """The next event of a stream, and the seq of the view it carries."""
+    event, view = await next_view(stream)
+    return event, view["seq"]
 
 
 async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Site) -> None:
@@ -305,8 +341,12 @@ async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Sit
         assert stream.headers["Content-Type"] == "text/event-stream"
         assert await next_event(stream) == ("hello", seq)
     await site.table.move(site.game, lambda d: 0)  # a button click in the thread
-    for stream in (first, second, spectator):
+    for stream in (first, second):
         assert await next_event(stream) == ("changed", seq + 1)
+    # the event carries the viewer's view itself: the page asks for nothing more
+    event, pushed = await next_view(spectator)
+    assert event == "changed"
+    assert pushed == await (await site.get("/api/view", site.token(None))).json()
 
     _name, now, _dec = await site.deciding()
     res = await site.post("/api/undo", site.token(name), {"seq": now})
@@ -321,6 +361,26 @@ async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Sit
             break
         await asyncio.sleep(0.05)
     assert site.ctx.live.following() == 0
+
+
+async def test_a_view_refused_meanwhile_ends_the_stream_sending_the_page_to_ask(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game gone or the seat lost while a page follows it: a last event without a view
+    (the page then asks, and is told why), and the stream ends."""
+    from web import board
+
+    name, seq, _dec = await site.deciding()
+    stream = await site.get("/api/events", site.token(name))
+    assert await next_event(stream) == ("hello", seq)
+
+    async def gone(ctx: Any, viewer: Viewer) -> Any:
+        raise board.refuse(404, "There is no game #1.")
+
+    monkeypatch.setattr(board, "seen_by", gone)
+    await site.table.move(site.game, lambda d: 0)
+    assert await next_view(stream) == ("changed", None)
+    assert await asyncio.wait_for(stream.content.read(), HANG) == b""  # the stream ended
 
 
 async def test_an_ai_move_reaches_the_page(table: Table) -> None:
@@ -368,6 +428,17 @@ async def test_the_replay_shows_the_public_view_of_every_move(site: Site) -> Non
     for bad in (seq + 1, -1, "x"):
         res = await site.get(f"/api/replay/{bad}", token)
         assert res.status == 404 and (await res.json())["error"]
+    # the Mills too, as everyone sees them (a spectator's picture of the same moment)
+    spectator = site.token(None)
+    for seat in (0, 1):
+        mill = await site.get(f"/api/replay/{seq}/mill/{seat}.png", token)
+        assert mill.status == 200 and mill.content_type == "image/png"
+        public = await site.get(f"/api/mill/{seat}.png", spectator)
+        assert await mill.read() == await public.read()
+    first = await (await site.get("/api/replay/0/mill/0.png", token)).read()
+    assert first != await (await site.get(f"/api/replay/{seq}/mill/0.png", token)).read()
+    for bad in (f"{seq}/mill/2", f"{seq}/mill/x", f"{seq + 1}/mill/0"):
+        assert (await site.get(f"/api/replay/{bad}.png", token)).status == 404
 
 
 # -- the application -----------------------------------------------------------------------
@@ -433,3 +504,31 @@ async def test_the_local_login_is_off_unless_the_offline_table_turns_it_on(table
         assert (await client.get("/local")).status == 404
         res = await client.post("/api/local/login", json={"game": 1, "seat": 0})
         assert res.status in (404, 405)
+
+
+def test_a_finished_game_says_who_won_and_every_final_score() -> None:
+    """The decision of a finished game: the thread's final words and every player's final
+    Prestige (all of it public once the game is over)."""
+    from types import SimpleNamespace
+
+    import i18n
+    from engine import GameSetup, new_game
+    from engine.rules import apply
+    from web.board import decision_of
+
+    state = new_game(GameSetup(players=3))
+    rng = random.Random(4)
+    while state.decision is not None:
+        apply(state, rng.choice(state.decision.choices).id)
+    rec: Any = SimpleNamespace(id=12)
+    said = decision_of(state, None, rec, i18n.get("es"))
+    names = state.seat_names
+    winner = names[state.winner()]
+    assert said["over"] and said["result"] == f"La partida n.º 12 ha terminado: ¡gana {winner}!"
+    totals = [s["Total"] for s in state.final_scores()]
+    assert sorted((s["name"], s["prestige"]) for s in said["scores"]) == sorted(
+        zip(names, totals, strict=True)
+    )
+    assert said["scores"][0] == {"name": winner, "prestige": max(totals)}  # the winner first
+    prestige = [s["prestige"] for s in said["scores"]]
+    assert prestige == sorted(prestige, reverse=True)

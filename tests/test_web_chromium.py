@@ -1,27 +1,22 @@
 """The board page in headless Chromium (Debian's ``chromium``; skipped without it), on the
 offline table: two people sign in locally, each in a tab of their own, and play a whole game by
 clicking the board's hotspots and the page's buttons, while the thread's turn message follows
-every move; the server goes away for a while and the pages reconnect and catch up by themselves.
+every move; the server goes away for a while and the pages reconnect and catch up by themselves;
+a third tab watches the replay, whose slider grows with the game.
 
 Pictures are blank here (of the real sizes, so the hotspots sit where they would): this test
 looks at the page's behaviour; ``offline.board_shots`` takes the pictures people look at."""
 
 from __future__ import annotations
 
-import asyncio
-import io
-import json
 import random
 import shutil
 from typing import Any
 
 import pytest
-from PIL import Image as PILImage
 
-from cogs.media import Image
 from offline.driver import Table, decision_shown
-from offline.screenshots import chromium, open_tab
-from render import board, mill
+from tests.board_browser import HANG, BlankPictures, browser_tab, click, shows
 from web.app import start
 from web.context import WebContext
 
@@ -29,63 +24,28 @@ pytestmark = pytest.mark.skipif(
     shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
     reason="headless Chromium is not installed (Debian: apt-get install chromium)",
 )
-HANG = 60.0  # seconds: a bound against a hang, never a speed
-
-
-def blank(width: int, height: int) -> bytes:
-    out = io.BytesIO()
-    PILImage.new("RGB", (width, height), "white").save(out, "PNG")
-    return out.getvalue()
-
-
-class BlankPictures:
-    """Pictures of the right sizes with nothing drawn (nobody looks at them here)."""
-
-    def __init__(self) -> None:
-        self.png = {"board": blank(board.W, board.H), "mill": blank(mill.W, mill.H)}
-        self.asked = 0
-
-    async def get(self, name: str, state: Any, *args: Any, lang: str = "en") -> Image:
-        self.asked += 1
-        return Image(name, self.png[name], f"{name}.png")
-
-
-# Click a choice as a person would: its hotspot on the board or the Mill if it has one (then the
-# choice in the little menu, when several choices share the place), else its button.
-CLICK = """(async (id) => {
-  const spot = [...document.querySelectorAll("button.spot")]
-    .find((b) => b.dataset.choices.split(" ").includes(id));
-  if (spot) {
-    spot.click();
-    if (document.getElementById("menu").hidden) return "spot";
-    document.querySelector(`#menubox button[data-choice="${CSS.escape(id)}"]`).click();
-    return "spot and menu";
-  }
-  const button = [...document.querySelectorAll("#turn button.choice")]
-    .find((b) => b.dataset.choice === id);
-  const group = button.closest("details");
-  if (group) group.open = true;
-  button.click();
-  return "button";
-})(%s)"""
-
-
-def shows(seq: int) -> str:
-    return f"document.body.dataset.seq === '{seq}' && document.body.dataset.ready === '1'"
 
 
 async def sign_in(tab: Any, url: str, name: str) -> None:
-    """The offline table's local login: the seat picker, then the person's seat."""
+    """The offline table's local login: the seat picker, then the person's seat (or the
+    game's replay)."""
     await tab.call("Page.enable")
     await tab.call("Page.navigate", url=f"{url}/local")
     await tab.wait_for("document.querySelectorAll('button.seat').length > 0", HANG)
     await tab.evaluate(
-        f"[...document.querySelectorAll('button.seat')].find(b => b.textContent === {name!r})"
-        ".click()"
+        f"[...document.querySelectorAll('button')].find(b => b.textContent === {name!r}).click()"
     )
 
 
-async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
+# The replay's slider moved by hand to move ``n``.
+SLIDE = """((n) => {
+  const s = document.getElementById("slider");
+  s.value = String(n);
+  s.dispatchEvent(new Event("input"));
+})(%d)"""
+
+
+async def test_two_people_play_a_whole_game_from_the_page(table: Table, chromium_port: int) -> None:
     game = await table.new_game("alice", ("bob",))
     games = table.env.bot.ada.games
     games.cfg.web_local_login = True
@@ -97,7 +57,11 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
     rng = random.Random(3)
     clicks: dict[str, int] = {}
     try:
-        async with chromium(700, 1000) as first, open_tab(first) as second:
+        async with (
+            browser_tab(chromium_port, 700, 1000) as first,
+            browser_tab(chromium_port, 700, 1000) as second,
+            browser_tab(chromium_port, 700, 1000) as replay,
+        ):
             # inside Discord (a frame_id in the address) the page waits for the Activity's
             # bootstrap to call startBoard: it neither signs in nor goes to the seat picker
             await first.call("Page.enable")
@@ -120,24 +84,40 @@ async def test_two_people_play_a_whole_game_from_the_page(table: Table) -> None:
                 if seq > 0:
                     turn = await table.turn_message(game)
                     assert decision_shown(turn, game) == seq  # the thread follows the page
+                if moves == 10:  # someone watches the replay from its start as the game goes on
+                    await sign_in(replay, server.url, "Replay")
+                    await replay.wait_for(shows(seq), HANG)
+                    await replay.evaluate(SLIDE % 0)
+                    await replay.wait_for(shows(0), HANG)
                 if moves == 20:
                     server = await lose_the_connection(server, ctx, table, game, tabs, port)
                     moves += 1
                     continue
                 tab = tabs[state.decision.player]
                 choice = rng.choice(state.decision.choices).id
-                how = await tab.evaluate(CLICK % json.dumps(choice))
+                with ctx.live.follow(game) as moved:
+                    how = await tab.evaluate(click(choice))
+                    await moved.wait(HANG)  # the move is made through the service
                 clicks[how] = clicks.get(how, 0) + 1
-                for _ in range(int(HANG / 0.05)):  # the move is made through the service
-                    _state, now = await table.store.load_state(game)
-                    if now > seq:
-                        break
-                    await asyncio.sleep(0.05)
                 assert (await table.store.choices(game))[-1].choice_id == choice
+                await tab.wait_for("!window.adaBoard.busy", HANG)  # and answered (thread too)
                 moves += 1
             for tab in tabs.values():
                 text = await tab.evaluate("document.getElementById('turn').textContent")
-                assert text == "The game is over."
+                assert f"Game #{game} is over — " in text and " wins!" in text
+                assert text.count(" Prestige") == 2  # both players' final Prestige
+            # the replay's slider grew with the game, still showing the first move; taken to
+            # the end, it shows the last one, its board and a Mill
+            await replay.wait_for(f"document.getElementById('slider').max === '{seq}'", HANG)
+            assert await replay.evaluate("document.getElementById('moveof').textContent") == (
+                f"Move 0 of {seq}"
+            )
+            await replay.evaluate(SLIDE % seq)
+            await replay.wait_for(shows(seq), HANG)
+            assert await replay.evaluate(
+                "document.querySelector('#mill img').naturalWidth > 0"
+                " && !document.getElementById('millpane').hidden"
+            )
     finally:
         await server.stop()
     assert clicks.get("spot", 0) + clicks.get("spot and menu", 0) > 0, clicks

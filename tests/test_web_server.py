@@ -96,3 +96,53 @@ async def test_the_activity_side_is_set_up_only_when_configured(table: Any) -> N
     async with TestClient(TestServer(make_app(ctx))) as client:
         on = await client.get("/api/discord/config")
         assert on.status == 200 and (await on.json())["client_id"] == "1234"
+        assert "/activity/" in await (await client.get("/")).text() or not script_built()
+
+
+def script_built() -> bool:
+    from web import discord_auth
+
+    return discord_auth.script_path() is not None
+
+
+async def test_a_launch_on_a_bot_without_the_built_client_says_why(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord opens the page (a ``frame_id``) but the operator never built the client (no
+    node): the page says so, in the asker's language, instead of failing."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from cogs.config import ActivitySettings
+    from web import discord_auth
+    from web.app import make_app
+    from web.context import WebContext
+
+    monkeypatch.setattr(discord_auth, "script_path", lambda *args: None)
+    ctx = WebContext.of(table.env.bot.ada.games)
+    ctx.config.activity = ActivitySettings(
+        client_id="1234", client_secret="s", public_key="ab" * 32
+    )
+    async with TestClient(TestServer(make_app(ctx))) as client:
+        page = await client.get("/?frame_id=f-1", headers={"Accept-Language": "es-ES"})
+        text = await page.text()
+    assert page.status == 200, text
+    assert "/activity/" not in text
+    assert "El tablero dentro de Discord no está preparado en este bot" in text
+
+
+async def test_a_launch_on_a_bot_without_the_activity_says_it_is_not_set_up(table: Any) -> None:
+    """Discord opens the page (its App Launcher does, whatever the bot says) on a bot whose
+    Activity is off: the page says the Activity is not set up, not that it was never built."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import make_app
+    from web.context import WebContext
+
+    ctx = WebContext.of(table.env.bot.ada.games)
+    assert not ctx.config.activity.enabled
+    async with TestClient(TestServer(make_app(ctx))) as client:
+        page = await client.get("/?frame_id=f-1", headers={"Accept-Language": "en-US"})
+        text = await page.text()
+    assert page.status == 200
+    assert "The board inside Discord is not set up on this bot" in text
+    assert "not built" not in text

@@ -6,20 +6,23 @@ request's. What a viewer gets is the engine's view for their seat (``engine.view
 spectator, seat None, gets the public view), its words in the viewer's language:
 
     GET  /api/view               the viewer's view (JSON): players, the viewer's hand, the log,
-                                 the decision with its legal choices, groups and hotspots
+                                 the decision with its legal choices, groups and hotspots,
+                                 and a digest of what each picture shows
     GET  /api/board.png          the board as the viewer sees it
     GET  /api/mill/{seat}.png    a player's Mill as the viewer sees it
     POST /api/move               {"seq": n, "choice": id}: GameService.play, as a button click
     POST /api/undo               {"seq": n}: GameService.undo, as the Undo button
-    GET  /api/events             server-sent events: "changed" when the game moved
+    GET  /api/events             server-sent events: the view again when the game moved
     GET  /api/replay             the number of moves of the game (the replay's slider)
     GET  /api/replay/{n}         the public view after the first n moves
     GET  /api/replay/{n}/board.png
+    GET  /api/replay/{n}/mill/{seat}.png    (the public view: a player's Mill, as everyone sees it)
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 from typing import Any
@@ -28,13 +31,16 @@ from aiohttp import web
 
 import i18n
 from cogs import ui
+from cogs.activity import NOT_SET_UP
 from cogs.base import friendly_text
 from cogs.service import STATUS_TEXT, Oops, game_lang
 from engine import GameState, IllegalChoice
 from engine.rules import apply, replay
+from engine.scoring import ranking
 from engine.view import redact
 from i18n import ENGLISH, N_, Lang
 from i18n import game as words
+from render.keys import page_keys
 from render.spots import choice_spots
 from store import GameRecord, StoreError
 from web import discord_auth
@@ -74,6 +80,7 @@ PAGE_WORDS = {
     "books": N_("Books"),
     "steam": N_("Steam"),
     "cards": N_("Cards in hand"),
+    "prestige": N_("Prestige"),
     "you": N_("you"),
 }
 
@@ -221,7 +228,7 @@ def decision_of(state: GameState, seat: int | None, rec: GameRecord, tr: Lang) -
     choices with their labels, groups (as the turn message's buttons group them) and spots."""
     dec = state.decision
     if dec is None:
-        return {"over": True}
+        return {"over": True, **final_result(state, rec, tr)}
     deciding = rec.seat_at(dec.player)
     out: dict[str, Any] = {
         "player": dec.player,
@@ -255,13 +262,32 @@ def decision_of(state: GameState, seat: int | None, rec: GameRecord, tr: Lang) -
     return out
 
 
+def final_result(state: GameState, rec: GameRecord, tr: Lang) -> dict[str, Any]:
+    """Once the game is over (everything is public then): who won, in the words of the
+    thread's final message, and every player's final Prestige, in the final ranking."""
+    if not state.over:
+        return {}
+    names, scores = state.seat_names, state.final_scores()
+    winner = names[state.winner()]
+    return {
+        "result": tr._("Game #{id} is over — {name} wins!", id=rec.id, name=winner),
+        "scores": [  # from the winner down (ties broken as the rules break them)
+            {"name": names[seat], "prestige": scores[seat]["Total"]} for seat in ranking(state)
+        ],
+    }
+
+
 def log_of(state: GameState, tr: Lang, lines: int = 30) -> list[str]:
     return [words.log_line(tr, state, line) for line in state.log[-lines:]]
 
 
 async def view(request: web.Request) -> web.Response:
-    ctx = request.app[CTX]
-    viewer = viewer_of(request)
+    body = await view_of(request.app[CTX], viewer_of(request))
+    return web.json_response(body, dumps=_dumps)
+
+
+async def view_of(ctx: WebContext, viewer: Viewer) -> dict[str, Any]:
+    """The viewer's view of their game now (``GET /api/view``, and each live update)."""
     rec, state, seq, seat, tr = await seen_by(ctx, viewer)
     body: dict[str, Any] = {
         "game": rec.id,
@@ -281,8 +307,16 @@ async def view(request: web.Request) -> web.Response:
             "hand": hand_of(state, seat, tr),
             "decision": decision_of(state, seat, rec, tr) if "notice" not in body else None,
             "log": log_of(state, tr),
+            "pictures": picture_keys(state, seat, tr),
         }
-    return web.json_response(body, dumps=_dumps)
+    return body
+
+
+def picture_keys(state: GameState, seat: int | None, tr: Lang) -> dict[str, Any]:
+    """What each picture the viewer may load shows, as a digest (``render.image_key``: of the
+    viewer's view only): the page loads a picture again only when its digest changed."""
+    board, mills = page_keys(state, seat)
+    return {"board": f"{tr.code}-{board}", "mills": [f"{tr.code}-{mill}" for mill in mills]}
 
 
 def _dumps(value: Any) -> str:
@@ -358,12 +392,14 @@ async def undo(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: "hello" with the game's seq at once, then "changed" with the new seq
-    after every committed change. The page reads its view again at each; after a lost
-    connection it connects again and the "hello" resynchronises it."""
+    """Server-sent events: "hello" with the viewer's view at once, then "changed" with the
+    view again after every committed change (the page needs no request of its own to follow
+    the game); after a lost connection the page connects again and the "hello" resynchronises
+    it. Should the view be refused meanwhile (the game gone, the seat lost), a last "changed"
+    without a view sends the page to ask, and hear why."""
     ctx = request.app[CTX]
     viewer = viewer_of(request)
-    _rec, _state, seq, _seat, _tr = await seen_by(ctx, viewer)
+    hello = await view_of(ctx, viewer)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -374,7 +410,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     secure_headers(response)
     await response.prepare(request)
     with ctx.live.follow(viewer.game_id) as follower:
-        await response.write(f"event: hello\ndata: {seq}\n\n".encode())
+        await response.write(live_event("hello", hello))
         while not ctx.live.closing:
             try:
                 now = await follower.wait(KEEPALIVE)
@@ -383,8 +419,18 @@ async def events(request: web.Request) -> web.StreamResponse:
                 continue
             if now is None:
                 break
-            await response.write(f"event: changed\ndata: {now}\n\n".encode())
+            try:
+                changed = await view_of(ctx, viewer)
+            except web.HTTPException:
+                await response.write(live_event("changed", None))
+                break
+            await response.write(live_event("changed", changed))
     return response
+
+
+def live_event(name: str, view: dict[str, Any] | None) -> bytes:
+    """One server-sent event carrying a view (JSON on one line: its strings escape newlines)."""
+    return f"event: {name}\ndata: {_dumps(view)}\n\n".encode()
 
 
 # -- the replay (public view only) ---------------------------------------------------------
@@ -463,15 +509,28 @@ async def replay_board(request: web.Request) -> web.Response:
     return png(await picture(request.app[CTX], "board", state, None, lang=tr.code))
 
 
+async def replay_mill(request: web.Request) -> web.Response:
+    state, _rec, tr = await _replayed(request)
+    try:
+        of = int(request.match_info["seat"])
+    except ValueError:
+        raise web.HTTPNotFound() from None
+    if not 0 <= of < len(state.players):
+        raise web.HTTPNotFound()
+    return png(await picture(request.app[CTX], "mill", state, of, None, lang=tr.code))
+
+
 async def board_page(request: web.Request) -> web.Response:
-    html = page_html("board.html", request.app[ASSETS])
-    bundle = discord_auth.script_path() if request.app[CTX].config.activity.enabled else None
+    page = page_html("board.html", request.app[ASSETS])
+    enabled = request.app[CTX].config.activity.enabled
+    bundle = discord_auth.script_path() if enabled else None
     if bundle:  # the Activity's sign-in, which starts the board inside Discord
-        html = html.replace("</head>", f'<script src="{bundle}"></script>\n</head>', 1)
-    elif request.query.get("frame_id"):  # launched by Discord, but the client was never built
-        said = discord_auth.lang_of(request).gettext(NOT_BUILT)
-        html = html.replace('aria-live="polite"></p>', f'aria-live="polite">{said}</p>', 1)
-    return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+        page = page.replace("</head>", f'<script src="{bundle}"></script>\n</head>', 1)
+    elif request.query.get("frame_id"):  # launched by Discord, but the Activity can't start
+        why = NOT_BUILT if enabled else NOT_SET_UP
+        said = html.escape(discord_auth.lang_of(request)._(why))
+        page = page.replace('aria-live="polite"></p>', f'aria-live="polite">{said}</p>', 1)
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
 def setup(app: web.Application, ctx: WebContext) -> None:
@@ -486,6 +545,7 @@ def setup(app: web.Application, ctx: WebContext) -> None:
     app.router.add_get("/api/replay", replay_info)
     app.router.add_get("/api/replay/{n}", replay_view)
     app.router.add_get("/api/replay/{n}/board.png", replay_board)
+    app.router.add_get("/api/replay/{n}/mill/{seat}.png", replay_mill)
     if ctx.config.web_local_login:
         from web import local
 

@@ -33,6 +33,9 @@ class Board {
     this.again = false;
     this.busy = false;
     this.urls = {}; // picture -> its blob URL
+    this.shown = {}; // picture -> the digest of what it shows (the view's "pictures")
+    this.pushed = null; // a view the live updates brought, not shown yet
+    this.live = false; // the live updates are connected
   }
 
   url(path) {
@@ -65,9 +68,10 @@ class Board {
     return text;
   }
 
-  async picture(which, path) {
+  async picture(which, path, key) {
     const res = await this.api(path);
     if (!res.ok) return;
+    this.shown[which] = key;
     const blob = await res.blob();
     const img = $(which).querySelector("img");
     const old = this.urls[which];
@@ -105,9 +109,13 @@ class Board {
 
   async load() {
     document.body.dataset.ready = "0";
-    const res = await this.api("api/view");
-    const view = await res.json();
-    if (!res.ok) return this.say(view.error, true);
+    let view = this.pushed;
+    this.pushed = null;
+    if (!view) {
+      const res = await this.api("api/view");
+      view = await res.json();
+      if (!res.ok) return this.say(view.error, true);
+    }
     this.view = view;
     document.documentElement.lang = view.lang;
     document.title = view.words.title;
@@ -117,12 +125,16 @@ class Board {
     this.seq = view.seq;
     this.drawTurn();
     this.drawSide();
-    if (moved || !this.urls.board) {
-      await Promise.all([
-        this.picture("board", "api/board.png"),
-        this.picture("mill", `api/mill/${this.millSeat}.png`),
-      ]);
-    }
+    // a picture is loaded again only when what it shows changed (its digest; without one, at
+    // every move)
+    const keys = view.pictures || {};
+    const stale = (which, key) =>
+      !this.urls[which] || (key === undefined ? moved : key !== this.shown[which]);
+    const millKey = (keys.mills || [])[this.millSeat];
+    await Promise.all([
+      stale("board", keys.board) && this.picture("board", "api/board.png", keys.board),
+      stale("mill", millKey) && this.picture("mill", this.millPath(this.millSeat), millKey),
+    ]);
     this.drawSpots();
     document.body.dataset.seq = String(view.seq);
     document.body.dataset.ready = "1";
@@ -139,7 +151,10 @@ class Board {
       return;
     }
     if (!d || d.over) {
-      box.append(el("p", { className: "who", textContent: this.words("over") }));
+      box.append(el("p", { className: "who", textContent: (d && d.result) || this.words("over") }));
+      const scores = el("ol", { className: "scores" });
+      for (const s of (d && d.scores) || []) scores.append(el("li", { textContent: `${s.name}: ${s.prestige} ${this.words("prestige")}` }));
+      if (scores.children.length) box.append(scores);
       return;
     }
     if (!d.mine) {
@@ -267,10 +282,16 @@ class Board {
     log.append(list);
   }
 
+  // A player's Mill: now, or in the replay after the slider's number of moves (the public view).
+  millPath(seat) {
+    return this.replay ? `api/replay/${$("slider").value}/mill/${seat}.png` : `api/mill/${seat}.png`;
+  }
+
   async showMill(seat) {
     this.millSeat = seat;
     this.drawSide();
-    await this.picture("mill", `api/mill/${seat}.png`);
+    const keys = (this.view && this.view.pictures) || {};
+    await this.picture("mill", this.millPath(seat), (keys.mills || [])[seat]);
     this.drawSpots();
   }
 
@@ -286,6 +307,7 @@ class Board {
       });
       const data = await res.json();
       this.say(res.ok ? data.label : data.error, !res.ok);
+      if (res.ok && this.live) return; // the live updates bring the new view
     } finally {
       this.busy = false;
     }
@@ -301,7 +323,8 @@ class Board {
   }
 
   // Live updates: server-sent events read from a fetch (so the token stays in a header).
-  // "hello" on every (re)connection resynchronises; "changed" after every move.
+  // "hello" on every (re)connection resynchronises; "changed" after every move. Each carries
+  // the viewer's view (without one: read it).
   async follow() {
     let attempt = 0;
     while (!this.signedOut) {
@@ -309,6 +332,7 @@ class Board {
         const res = await this.api("api/events");
         if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
         attempt = 0;
+        this.live = true;
         document.body.dataset.live = "1";
         if ($("status").textContent === this.words("reconnecting")) this.say("");
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -322,13 +346,20 @@ class Board {
             const block = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
             const data = block.split("\n").find((l) => l.startsWith("data:"));
-            if (data && Number(data.slice(5)) !== this.seq) this.refresh();
-            else if (data && block.startsWith("event: hello")) this.refresh();
+            if (!data) continue; // a keep-alive line
+            const view = JSON.parse(data.slice(5));
+            if (this.replay) {
+              if (view) this.grow(view.seq);
+              continue;
+            }
+            this.pushed = view;
+            this.refresh();
           }
         }
       } catch (err) {
         if (this.signedOut) return;
       }
+      this.live = false;
       document.body.dataset.live = "0";
       this.say(this.words("reconnecting"), true);
       await new Promise((r) => setTimeout(r, RETRY[Math.min(attempt++, RETRY.length - 1)]));
@@ -348,6 +379,19 @@ class Board {
     this.total = info.moves;
     slider.oninput = () => this.refresh();
     await this.refresh();
+    this.follow(); // the game may go on meanwhile: the slider grows with it
+  }
+
+  // The game moved while its replay is open: the slider covers the new moves; left at the end,
+  // it stays there and shows them.
+  grow(moves) {
+    const slider = $("slider");
+    const atEnd = Number(slider.value) === this.total;
+    this.total = moves;
+    slider.max = String(moves); // (an undo shortens the game: the slider's value follows)
+    if (atEnd) slider.value = String(moves);
+    if (atEnd || Number(slider.value) !== this.shownMove) this.refresh();
+    else $("moveof").textContent = this.words("move_n", { n: slider.value, total: moves });
   }
 
   async loadReplay() {
@@ -361,9 +405,13 @@ class Board {
     $("moveof").textContent = this.words("move_n", { n, total: this.total });
     this.drawTurn();
     this.drawSide();
-    $("millpane").hidden = true;
-    await this.picture("board", `api/replay/${n}/board.png`);
+    await Promise.all([
+      this.picture("board", `api/replay/${n}/board.png`),
+      this.picture("mill", this.millPath(this.millSeat)),
+    ]);
+    this.shownMove = n;
     document.body.dataset.seq = String(n);
+    document.body.dataset.moves = String(this.total);
     document.body.dataset.ready = "1";
   }
 }
