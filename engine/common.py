@@ -10,7 +10,7 @@ from string import Formatter
 from typing import TYPE_CHECKING, Any, Final
 
 from engine import rng
-from engine.choices import Skip
+from engine.choices import DisplayCard, Skip
 from engine.sentences import Sentence
 from engine.state import GameState, PlayerState
 from engine.versions import rule
@@ -326,6 +326,17 @@ def _lecture_spaces(ed: Edition) -> tuple[list[str], dict[str, tuple[int, int]]]
     return [key for key, _, _ in ed.lecture_spaces], {
         key: (i, lvl) for key, i, lvl in ed.lecture_spaces
     }
+
+
+def take_display_card(st: GameState, choice: str) -> str:
+    """The Partner card of the display slot a choice names, taken into the hand of the player in
+    turn (the slot left empty for the refill)."""
+    (slot,) = DisplayCard.decode(choice)
+    card = st.partner_display[slot]
+    assert card is not None
+    st.partner_display[slot] = None
+    st.players[st.current].hand.append(card)
+    return card
 
 
 def open_rooms(st: GameState) -> list[int]:

@@ -68,6 +68,7 @@ from engine.common import (
     shown,
     slide_and_refill,
     take_disc,
+    take_display_card,
 )
 from engine.publish import build_options
 from engine.state import GameState
@@ -311,11 +312,7 @@ def choices_take_partner(st: GameState, step: Step) -> Choices:
 
 
 def resolve_take_partner(st: GameState, step: Step, choice: str) -> None:
-    (slot,) = DisplayCard.decode(choice)
-    card = st.partner_display[slot]
-    assert card is not None
-    st.partner_display[slot] = None
-    st.players[st.current].hand.append(card)
+    card = take_display_card(st, choice)
     say(st, S.GAINS_CARD, card=partner_name(st, card))
     push(st, "keep_eight", {"op": "refill", "display": "partner"})
 

@@ -16,6 +16,7 @@ from engine.common import (
     say,
     shown,
     slide_and_refill,
+    take_display_card,
 )
 from engine.state import GameState
 from engine.steps import StepKind
@@ -51,11 +52,8 @@ def choices_meet_card(st: GameState, step: Step) -> Choices:
 
 
 def resolve_meet_card(st: GameState, step: Step, choice: str) -> None:
-    (slot,) = DisplayCard.decode(choice)
-    card = st.partner_display[slot]
-    assert card is not None
-    st.partner_display[slot] = None
-    st.players[st.current].hand.append(card)
+    (slot,) = DisplayCard.decode(choice)  # (the room of the same number says how many to draw)
+    card = take_display_card(st, choice)
     say(st, S.RECRUITS, card=partner_name(st, card))
     draw = {"op": "draw", "n": st.edition.meeting_rooms[slot]["draw"]}
     if rule(st, "meetings_remove_before_draw"):
