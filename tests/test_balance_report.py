@@ -3,7 +3,9 @@ small run writes the Markdown report and its chart."""
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -31,19 +33,34 @@ def report():
     return module
 
 
-# The run the tests below share (once per worker): two greedy two-player games (seeds 1 and 2)
-# played, the report written and the games kept in a --cache file, which each test copies (a
-# greedy game costs seconds).
+# The run the tests below share (once per session, whichever xdist worker asks first): two greedy
+# two-player games (seeds 1 and 2) played, the report written and the games kept in a --cache
+# file, which each test copies (a greedy game costs seconds).
 SMALL_RUN = ["--games", "2", "--players", "2", "--search-games", "0", "--jobs", "1"]
 
 
 @pytest.fixture(scope="session")
 def first_run(report, tmp_path_factory) -> Path:
     """The directory of the shared run: games.jsonl (its cache) and out/ (its report)."""
-    where = tmp_path_factory.mktemp("first_run")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        where = tmp_path_factory.mktemp("first_run")
+        play_first_run(report, where)
+        return where
+    # the workers' base directories share a parent that is this session's own
+    shared = tmp_path_factory.getbasetemp().parent
+    where = shared / "balance_first_run"
+    with open(shared / "balance_first_run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be playing it: wait, then reuse
+        if not (where / "done").exists():
+            shutil.rmtree(where, ignore_errors=True)
+            play_first_run(report, where)
+            (where / "done").touch()
+    return where
+
+
+def play_first_run(report, where: Path) -> None:
     argv = [*SMALL_RUN, "--cache", str(where / "games.jsonl"), "--out", str(where / "out")]
     assert report.main(argv) == 0
-    return where
 
 
 def cache_of(first_run: Path, tmp_path: Path) -> Path:
