@@ -130,7 +130,7 @@ def table(simcord_env: Any) -> Table:
 
 
 # The store's backends (SQLite and a throwaway PostgreSQL) for the store tests.
-from store_backends import backend, db_location, pg_server, store  # noqa: E402, F401
+from store_backends import backend, db_location, pg_admin, pg_server, store  # noqa: E402, F401
 
 # One headless Chromium for the browser tests of a run (tests/board_browser.py).
 from tests.board_browser import chromium_port  # noqa: E402, F401
