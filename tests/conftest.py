@@ -46,7 +46,7 @@ COSTLY = (
     "tests/test_web_chromium.py::test_two_people_play_a_whole_game_from_the_page",  # 13 s, Chromium
     "tests/test_balance_report.py::TestGameCache::test_a_game_two_samples",  # 12 s
     "tests/test_bot_shards.py::test_killed_shard_processes",  # 11 s, four bot processes
-    "tests/test_engine_compiled.py::test_the_compiled_engine_passes",  # 3 x (2-8 s)
+    "tests/test_engine_compiled.py::test_the_compiled_engine_passes",  # 10 s, one subprocess
     "tests/test_ai.py::TestRecordedAIPlaythrough",  # 2 x 7 s
     "tests/test_i18n_play.py::test_a_whole_game_in_the_language",  # 2 x 7 s
     "tests/test_bot_records.py::test_time_away_pauses_reminders_and_the_stand_in",  # 6 s
@@ -130,7 +130,7 @@ def table(simcord_env: Any) -> Table:
 
 
 # The store's backends (SQLite and a throwaway PostgreSQL) for the store tests.
-from store_backends import backend, db_location, pg_server, store  # noqa: E402, F401
+from store_backends import backend, db_location, pg_admin, pg_server, store  # noqa: E402, F401
 
 # One headless Chromium for the browser tests of a run (tests/board_browser.py).
 from tests.board_browser import chromium_port  # noqa: E402, F401
