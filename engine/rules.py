@@ -309,9 +309,14 @@ def legal_choices(st: GameState) -> list[tuple[str, str]]:
     ids = legal_ids(st)
     if not ids:
         return []
+    listing = st.pending_choices  # (legal_ids has just made it this decision's listing)
+    if len(listing) == 4:  # labelled already: a turn message asks several times
+        return listing[3]
     op = st.stack[-1]["op"]
     decline = STEPS[op].decline
-    return [(i, labels.label(st, op, i, decline)) for i in ids]
+    pairs = [(i, labels.label(st, op, i, decline)) for i in ids]
+    st.pending_choices = (*listing[:3], pairs)
+    return pairs
 
 
 def decision(st: GameState) -> Decision | None:

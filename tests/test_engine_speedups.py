@@ -180,3 +180,34 @@ class TestLogLines:
     def test_a_missing_field_fails_as_format_map_does(self) -> None:
         with pytest.raises(KeyError):
             _line_writer("moves {die}.")("Bo", {})
+
+
+class TestLabelsOnce:
+    """A decision's labels are built once, however often it is asked for (a turn message, its
+    picture and its buttons each ask), and are the labels a fresh listing would give."""
+
+    def test_asking_again_builds_no_label_again(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from engine import labels, rules
+
+        built: list[str] = []
+        real = labels.label
+
+        def counted(st: GameState, op: str, choice_id: str, decline: str | None) -> str:
+            built.append(choice_id)
+            return real(st, op, choice_id, decline)
+
+        monkeypatch.setattr(labels, "label", counted)
+        for st in positions()[:12]:
+            if st.decision is None:
+                continue
+            rules.forget_choices(st)
+            built.clear()
+            first = rules.decision(st)
+            again = rules.decision(st)
+            assert first is not None and again is not None
+            assert len(built) == len(first.choices)  # the second ask built nothing
+            assert [c.label for c in again.choices] == [c.label for c in first.choices]
+            rules.forget_choices(st)
+            assert [c.label for c in rules.decision(st).choices] == [  # type: ignore[union-attr]
+                c.label for c in first.choices
+            ]
