@@ -356,7 +356,7 @@ async def test_the_page_hears_of_moves_made_in_the_thread_and_of_undos(site: Sit
     first.close()
     second.close()
     spectator.close()
-    for _ in range(100):  # the closed streams stop following the game
+    for _ in range(int(HANG / 0.05)):  # the closed streams stop following (a bound against a hang)
         if site.ctx.live.following() == 0:
             break
         await asyncio.sleep(0.05)

@@ -77,7 +77,7 @@ async def test_an_ai_seat_answers_a_move_made_on_the_board_page(capsys: Any) -> 
                 moves += 1
                 now = await view()
             waited_at = now["seq"]
-            for _ in range(600):  # 30 s: a bound against a hang, not a speed
+            for _ in range(1200):  # 60 s: a bound against a hang, not a speed
                 now = await view()
                 if now["seq"] > waited_at:
                     break
