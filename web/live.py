@@ -31,7 +31,7 @@ class Follower:
 
 class Live:
     def __init__(self) -> None:
-        self.seq: dict[int, int] = {}  # games changed since start -> their latest seq
+        self.seq: dict[int, int] = {}  # games followed by a page -> their latest seq
         self.followers: dict[int, set[Follower]] = {}
         self.closing = False
 
