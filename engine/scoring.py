@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from engine.common import science_ones_left, university_prestige
+from engine.common import university_prestige
 from engine.edition import Edition
 from engine.mill import LINE_DICE, line_value, mill_key, program_met
 from engine.state import GameState, PlayerState
@@ -79,7 +79,7 @@ def science_tokens(st: GameState, seat: int) -> dict[str, int]:
     version 2 deals them from the limited stacks (`science_awards`).
     """
     if rule(st, "science_token_supply"):
-        return science_awards(st)[seat]
+        return dict(_dealt_science_tokens(st)[seat])
     tokens = dict(st.players[seat].science_tokens)
     for r, room in enumerate(st.rooms):
         discs = [s for space in room if space for s in space]
@@ -116,17 +116,41 @@ def science_awards(st: GameState) -> list[dict[str, int]]:
     run out: the text names no limit there, and a four-way tie needs four tokens of a stack of
     three. Only the others of a sole majority are still dealt from what is left.
     """
+    return [dict(tokens) for tokens in _dealt_science_tokens(st)]
+
+
+def _dealt_science_tokens(st: GameState) -> tuple[tuple[tuple[str, int], ...], ...]:
+    rooms = tuple(tuple(tuple(space) if space else () for space in room) for room in st.rooms)
+    held = tuple(tuple(p.science_tokens.items()) for p in st.players)
     tie_all_gain = rule(st, "meetings_tie_all_gain")
-    held = [dict(p.science_tokens) for p in st.players]
-    for r, room in enumerate(st.rooms):
+    return _deal_science_tokens(st.edition, tie_all_gain, tuple(st.room_science), rooms, held)
+
+
+# Cached because lookahead scores states whose rooms and tokens are those of the state before
+# (most choices change neither) thousands of times per decision.
+@lru_cache(maxsize=65536)
+def _deal_science_tokens(
+    ed: Edition,
+    tie_all_gain: bool,
+    room_science: tuple[str, ...],
+    rooms: tuple[tuple[tuple[int, ...], ...], ...],
+    tokens: tuple[tuple[tuple[str, int], ...], ...],
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    held = [dict(mine) for mine in tokens]
+    stack_ones = ed.science_token_stack.count(1)
+    taken_by_effects: dict[str, int] = {}  # as common.science_ones_left counts them
+    for mine in held:
+        for science in mine:
+            taken_by_effects[science] = taken_by_effects.get(science, 0) + 1
+    for r, room in enumerate(rooms):
         counts: dict[int, int] = {}
         for space in room:
-            for s in space or ():
+            for s in space:
                 counts[s] = counts.get(s, 0) + 1
         if not counts:
             continue
-        science = st.room_science[r]
-        ones = science_ones_left(st, science)
+        science = room_science[r]
+        ones = stack_ones - taken_by_effects.get(science, 0)
         best = max(counts.values())
         leaders = [s for s, c in counts.items() if c == best]
         claimants = sorted(counts, key=lambda s: (-counts[s], s))
@@ -146,15 +170,15 @@ def science_awards(st: GameState) -> list[dict[str, int]]:
             if ones and science not in held[s]:
                 held[s][science] = 1
                 ones -= 1
-    return held
+    return tuple(tuple(mine.items()) for mine in held)
 
 
 def meetings(st: GameState, seat: int) -> int:
-    tokens = science_tokens(st, seat)
-    if not tokens:
-        return 0
     partner = st.edition.partner
     held = [partner[c]["science"] for c in st.players[seat].supply()]
+    if not held:
+        return 0  # a token scores per Partner of its Science
+    tokens = science_tokens(st, seat)
     return sum(value * held.count(science) for science, value in tokens.items())
 
 

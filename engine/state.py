@@ -222,22 +222,28 @@ class GameState:
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        return json.loads(json.dumps(self._shallow_dict()))  # a deep, JSON-pure copy
+
+    def _shallow_dict(self) -> dict[str, Any]:
+        """The serialised fields, their values still the state's own (not to be changed)."""
         d: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name in NOT_SERIALISED:
-                continue
-            value = getattr(self, f.name)
-            if f.name == "setup":
+        for name in _SERIALISED_FIELDS:
+            value = getattr(self, name)
+            if name == "setup":
                 value = value.to_dict()
-            elif f.name == "players":
+            elif name == "players":
                 value = [p.to_dict() for p in value]
-            d[f.name] = value
-        return json.loads(json.dumps(d))  # a deep, JSON-pure copy
+            d[name] = value
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], edition: Edition | None = None) -> GameState:
         """The state of a to_dict(); its edition is looked up by name unless given."""
-        d = json.loads(json.dumps(d))
+        return cls._of_own_dict(json.loads(json.dumps(d)), edition)  # nothing shared with `d`
+
+    @classmethod
+    def _of_own_dict(cls, d: dict[str, Any], edition: Edition | None) -> GameState:
+        """The state of a JSON-pure dict that nothing else holds (its lists become the state's)."""
         kwargs = {
             f.name: d[f.name] for f in fields(cls) if f.name in d and f.name not in NOT_SERIALISED
         }
@@ -248,14 +254,16 @@ class GameState:
         return cls(**kwargs, edition=edition)
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        # written straight from the state: the text needs no deep copy first (every key is a
+        # string, so sorting them is the same before and after a JSON round trip)
+        return json.dumps(self._shallow_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
-        return cls.from_dict(json.loads(text))
+        return cls._of_own_dict(json.loads(text), None)
 
     def copy(self) -> GameState:
-        return GameState.from_dict(self.to_dict(), self.edition)
+        return GameState._of_own_dict(self.to_dict(), self.edition)
 
     def digest(self) -> str:
         return hashlib.sha256(self.to_json().encode()).hexdigest()
@@ -319,3 +327,6 @@ class GameState:
         from engine.view import redact
 
         return redact(self, seat)
+
+
+_SERIALISED_FIELDS = tuple(f.name for f in fields(GameState) if f.name not in NOT_SERIALISED)

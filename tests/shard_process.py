@@ -2,7 +2,7 @@
 against a shared PostgreSQL database, started as a real subprocess so that the test can kill it
 with SIGKILL, as an operator's machine would lose it.
 
-    python tests/shard_process.py DATABASE_URL LABEL SHARDS SEED [--hours N]
+    python tests/shard_process.py DATABASE_URL LABEL SHARDS SEED [--hours N] [--wait] [--pace S]
 
 LABEL names the world's guilds and members; SHARDS is a comma list (e.g. ``0,1``) of 4; the
 world's clock starts ``--hours`` ahead (simcord derives Discord ids from its clock, so each world,
@@ -14,9 +14,9 @@ line per event on stdout for the test:
     MOVE <game> <seq>  a move it made (flushed at once)
     READY              its threads' shown state is in the database: kill me now if you like
 
-then keeps playing until its games end or it is killed (with ``--wait``: waits to be killed,
-its games in progress and its threads as the database says they are). Logs go to stderr, one line each, with
-the level first.
+then keeps playing until its games end or it is killed, resting ``--pace`` seconds of real time
+between rounds (with ``--wait``: waits to be killed, its games in progress and its threads as
+the database says they are). Logs go to stderr, one line each, with the level first.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import asyncio
 import logging
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,13 @@ class Games:
 
 
 async def world(
-    location: str, label: str, shards: list[int], seed: int, hours: float, wait: bool
+    location: str,
+    label: str,
+    shards: list[int],
+    seed: int,
+    hours: float,
+    wait: bool,
+    pace: float = 0.0,
 ) -> None:
     import simcord
 
@@ -140,6 +147,10 @@ async def world(
                     await asyncio.Event().wait()  # until killed
             if not moved:
                 break
+            if step > 5 and pace:
+                # real time, outside the simulated Discord: a process that plays on while the
+                # test starts or kills another need not take a whole core meanwhile
+                await asyncio.to_thread(time.sleep, pace)
         await env.bot.close()
 
 
@@ -151,12 +162,17 @@ def main() -> None:
     parser.add_argument("seed", type=int)
     parser.add_argument("--hours", type=float, default=0)
     parser.add_argument("--wait", action="store_true")
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="seconds between rounds after READY"
+    )
     args = parser.parse_args()
     logging.basicConfig(
         level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
     shards = [int(s) for s in args.shards.split(",")]
-    asyncio.run(world(args.location, args.label, shards, args.seed, args.hours, args.wait))
+    asyncio.run(
+        world(args.location, args.label, shards, args.seed, args.hours, args.wait, args.pace)
+    )
 
 
 if __name__ == "__main__":
