@@ -52,6 +52,15 @@ CHROMIUM_FLAGS = [
     "--disable-backgrounding-occluded-windows",
     "--remote-debugging-port=0",  # the port is written to the profile's DevToolsActivePort
 ]
+
+
+def browser_env(profile: Path) -> dict[str, str]:
+    """The environment to start Chromium in: its temporary files inside its profile folder, so
+    that removing the profile removes them (Chromium keeps a folder of its own in TMPDIR,
+    org.chromium.Chromium.*, and leaves it there when it stops)."""
+    tmp = profile / "tmp"
+    tmp.mkdir(exist_ok=True)
+    return {**os.environ, "TMPDIR": str(tmp)}
 LOCALES = {"en": "en-US", "es": "es-ES", "ja": "ja"}
 PHONE_WIDTH = 420
 SETTLE_TIMEOUT = 90.0  # seconds for the page to settle (the table may be slow under load)
@@ -133,6 +142,7 @@ async def chromium(width: int, height: int) -> AsyncIterator[Any]:
             "about:blank",
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
+            env=browser_env(profile),
             start_new_session=True,  # its own process group: its helpers are stopped with it
         )
         port = await _devtools_port(profile, proc)

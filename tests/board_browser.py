@@ -100,7 +100,7 @@ def chromium_port() -> Iterator[int]:
     """One headless Chromium for every browser test of the run (or of an xdist worker), its
     DevTools port; each test opens its own tabs in it (``browser_tab``). Skipped without Chromium;
     stopped, its profile removed, when the run ends."""
-    from offline.screenshots import CHROMIUM_FLAGS, _wait_for_group_gone
+    from offline.screenshots import CHROMIUM_FLAGS, _wait_for_group_gone, browser_env
 
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
@@ -110,6 +110,7 @@ def chromium_port() -> Iterator[int]:
         [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=browser_env(profile),
         start_new_session=True,  # its own process group: its helpers are stopped with it
     )
     try:

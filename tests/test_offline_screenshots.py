@@ -41,9 +41,13 @@ def live_processes_of_group(pgid: int) -> list[int]:
 
 
 @pytest.fixture
-def watched(monkeypatch: Any, tmp_path: Path) -> dict[str, list[Any]]:
-    """The browsers screenshots starts and the profile folders it makes, noted."""
-    seen: dict[str, list[Any]] = {"pids": [], "profiles": []}
+def watched(monkeypatch: Any, request: pytest.FixtureRequest) -> dict[str, list[Any]]:
+    """The browsers screenshots starts and the profile folders it makes, noted; and the
+    temporary folder the browser is told of (TMPDIR) is a new one, to see what it leaves there."""
+    system_tmp = Path(tempfile.mkdtemp(prefix="t"))  # short: a socket's path has a limit
+    request.addfinalizer(lambda: shutil.rmtree(system_tmp, ignore_errors=True))
+    monkeypatch.setenv("TMPDIR", str(system_tmp))
+    seen: dict[str, list[Any]] = {"pids": [], "profiles": [], "tmp": [system_tmp]}
     start = asyncio.create_subprocess_exec
     mkdtemp = tempfile.mkdtemp
 
@@ -68,6 +72,10 @@ def gone(seen: dict[str, list[Any]]) -> None:
         assert live_processes_of_group(pid) == [], "a browser process is still running"
     for profile in seen["profiles"]:
         assert not profile.exists(), "the browser's profile folder was left behind"
+    # Chromium keeps its singleton socket in a folder of TMPDIR (org.chromium.Chromium.*): one
+    # was left behind per browser, hundreds in /tmp after some weeks of tests
+    (system_tmp,) = seen["tmp"]
+    assert list(system_tmp.iterdir()) == [], "the browser left files in the temporary folder"
 
 
 @needs_chromium
