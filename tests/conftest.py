@@ -37,30 +37,32 @@ SETTLE_TIMEOUT = 60.0
 poll_quickly()
 
 
-# The costliest tests, costliest first (CPU seconds measured with the whole suite, December
-# 2026). They run first, so that two workers fed one test at a time (scripts/test:
-# --maxschedchunk 2) end together instead of one finishing a long test alone at the end. A name
-# missing here only makes the end less even; the order of the other tests is kept.
+# The costliest tests, costliest first (wall seconds on two idle cores with the whole suite,
+# and CPU seconds where they differ much; December 2026). They run first, so that the workers fed
+# two tests at a time (scripts/test: --maxschedchunk 2) end together instead of one finishing a
+# long test alone at the end. A name missing here only makes the end less even; the order of the
+# other tests is kept.
 COSTLY = (
-    "tests/test_bot_shards.py::test_two_processes",  # 17 s
-    "tests/test_web_chromium.py::test_two_people_play_a_whole_game_from_the_page",  # 13 s, Chromium
-    "tests/test_balance_report.py::TestGameCache::test_a_game_two_samples",  # 12 s
-    "tests/test_bot_shards.py::test_killed_shard_processes",  # 11 s, four bot processes
-    "tests/test_engine_compiled.py::test_the_compiled_engine_passes",  # 10 s, one subprocess
-    "tests/test_ai.py::TestRecordedAIPlaythrough",  # 2 x 7 s
-    "tests/test_i18n_play.py::test_a_whole_game_in_the_language",  # 2 x 7 s
-    "tests/test_bot_records.py::test_time_away_pauses_reminders_and_the_stand_in",  # 6 s
-    "tests/test_bot_game.py::test_two_player_game",  # 6 s
+    "tests/test_bot_shards.py::test_two_processes",  # 18 s (10 CPU-s)
+    "tests/test_web_chromium.py::test_two_people_play_a_whole_game_from_the_page",  # 16 s, Chromium
+    "tests/test_bot_shards.py::test_killed_shard_processes",  # 14 s, four bot processes
+    "tests/test_ai.py::TestRecordedAIPlaythrough",  # 2 x 12 s (7 CPU-s)
+    "tests/test_i18n_play.py::test_a_whole_game_in_the_language",  # 2 x 10 s (6 CPU-s)
+    "tests/test_bot_game.py::test_three_player_game",  # 8 s
+    "tests/test_bot_records.py::test_time_away_pauses_reminders_and_the_stand_in",  # 7 s (1 CPU-s)
+    "tests/test_balance_report.py::TestGameCache::test_a_game_two_samples",  # 7 s, a subprocess
+    "tests/test_bot_game.py::test_two_player_game",  # 7 s
+    "tests/test_i18n_images.py::test_sampled_images",  # 2 x 6-7 s
+    "tests/test_web_board.py::test_no_answer_to_a_viewer_holds_another_players_hidden_card",  # 6 s
+    "tests/test_bot_outage.py::test_an_outage_logs_a_bounded_number",  # 6 s (1 CPU-s)
     "tests/test_ai.py::TestGreedyBeatsRandom",  # 6 s
-    "tests/test_bot_game.py::test_three_player_game",  # 5 s
-    "tests/test_balance_report.py::TestGameCache",  # 3-5 s each
-    "tests/test_bot_outage.py::test_an_outage_logs_a_bounded_number",  # 5 s
-    "tests/test_i18n_images.py::test_sampled_images",  # 2 x 4-5 s
-    "tests/test_store_records.py::test_rebuilt_from_scratch_equals_the_game_ends",  # 2 x 4 s
-    "tests/test_web_board.py::test_no_answer_to_a_viewer_holds_another_players_hidden_card",  # 4 s
-    "tests/test_render_focus.py::TestImageKeys::test_equal_keys_mean_equal_images",  # 4 s
-    "tests/test_selfplay_cli.py::TestReproducible",  # 4 s
-    "tests/test_bot_turn_message.py::TestPolish::test_once_the_end_is_triggered",  # 3 s
+    "tests/test_balance_report.py::TestGameCache",  # 3-6 s each, the first plays the shared run
+    "tests/test_selfplay_cli.py::TestReproducible",  # 5 s
+    "tests/test_bot_turn_message.py::TestPolish::test_once_the_end_is_triggered",  # 5 s
+    "tests/test_render_focus.py::TestImageKeys::test_equal_keys_mean_equal_images",  # 5 s
+    "tests/test_engine_compiled.py::test_the_compiled_engine_passes",  # 5 s, one subprocess
+    "tests/test_store_records.py::test_rebuilt_from_scratch_equals_the_game_ends",  # 2 x 3-5 s
+    "tests/test_selfplay_cli.py::TestJson::test_rotate_moves_the_policies_around_the_table",  # 4 s
     "tests/test_bot_game.py::test_ai_seats_play_by_themselves",  # 3 s
     "tests/test_balance_report.py::TestSmallRun",  # 3 s
 )
