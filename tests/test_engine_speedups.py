@@ -211,3 +211,68 @@ class TestLabelsOnce:
             assert [c.label for c in rules.decision(st).choices] == [  # type: ignore[union-attr]
                 c.label for c in first.choices
             ]
+
+
+def science_awards_directly(st: GameState) -> list[dict[str, int]]:
+    """The Science tokens dealt at the end (rules versions 2 and 3), read from the rulebook as
+    `engine.scoring.science_awards`'s docstring states it, on the state itself: room by room, a
+    sole majority takes the 2-point token (a 1-point token of it it held goes back), then the
+    others with discs there, most discs first, ties in turn order, take a 1-point token each
+    while the stack lasts (three, less those effects gave out); after a tie for most, the tied
+    players take one each while it lasts (version 2) or whatever is left (version 3)."""
+    held = [dict(p.science_tokens) for p in st.players]
+    for r, room in enumerate(st.rooms):
+        discs = [seat for space in room if space for seat in space]
+        if not discs:
+            continue
+        science = st.room_science[r]
+        ones = ED.science_token_stack.count(1)
+        ones -= sum(1 for p in st.players if science in p.science_tokens)
+        counts = {seat: discs.count(seat) for seat in discs}
+        best = max(counts.values())
+        leaders = sorted(seat for seat, c in counts.items() if c == best)
+        if len(leaders) == 1:
+            if held[leaders[0]].get(science) == 1:
+                ones += 1
+            held[leaders[0]][science] = 2
+            others = sorted((s for s in counts if s != leaders[0]), key=lambda s: (-counts[s], s))
+        elif st.setup.rules_version >= 3:
+            for seat in leaders:
+                held[seat].setdefault(science, 1)
+            continue
+        else:
+            others = leaders
+        for seat in others:
+            if ones and science not in held[seat]:
+                held[seat][science] = 1
+                ones -= 1
+    return held
+
+
+class TestScienceTokenDeal:
+    """The end's Science tokens are dealt once per rooms and tokens and looked up after that
+    (the AI's lookahead asks for the same deal thousands of times a decision)."""
+
+    def test_the_deal_agrees_with_the_rule_at_every_position(self) -> None:
+        from engine import scoring
+        from tests.engine_helpers import random_game
+
+        tied = 0
+        for version in (2, 3):
+            for players, seed in ((2, 21), (3, 22), (4, 23), (4, 24)):
+
+                def check(st: GameState) -> None:
+                    nonlocal tied
+                    assert scoring.science_awards(st) == science_awards_directly(st)
+                    for seat in range(len(st.players)):
+                        assert scoring.science_tokens(st, seat) == science_awards_directly(st)[seat]
+                    tied += any(_tie_for_most(room) for room in st.rooms)
+
+                random_game(players, seed, check, rules_version=version)
+        assert tied, "no position with a tie for most discs in a room"
+
+
+def _tie_for_most(room: list[list[int] | None]) -> bool:
+    discs = [seat for space in room if space for seat in space]
+    counts = sorted((discs.count(s) for s in set(discs)), reverse=True)
+    return len(counts) > 1 and counts[0] == counts[1]
