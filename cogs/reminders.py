@@ -70,8 +70,9 @@ class RemindersCog(AdaCog, name="Reminders"):
         now = self.games.now()
         owner = self.games.owner
         due: dict[int, list[tuple[Reminder, GameRecord, float]]] = {}
-        # Claimed first: of several bot processes on one database, one sends each reminder.
-        for rem in await self.store.claim_due_reminders(now, owner):
+        # Claimed first: of several bot processes on one database, one sends each reminder;
+        # each claims only its own shards' (another's clock must not take a claim being sent)
+        for rem in await self.store.claim_due_reminders(now, owner, shards=self.games.shards):
             try:
                 rec = await self.store.get_game(rem.game_id)
                 if not self.games.owns(rec.guild_id):

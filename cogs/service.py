@@ -1217,11 +1217,20 @@ class GameService:
             else:
                 await self.store.release_ai_turn(game_id, self.owner)
 
-    def owns(self, guild_id: int) -> bool:
-        """Does this process serve the guild (runs its Discord shard)?"""
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """The Discord shards this process runs, (count, ids); None: every guild."""
         count, ids = self.cfg.shard_count, self.cfg.shard_ids
         if not count or ids is None:
+            return None
+        return count, tuple(ids)
+
+    def owns(self, guild_id: int) -> bool:
+        """Does this process serve the guild (runs its Discord shard)?"""
+        shards = self.shards
+        if shards is None:
             return True
+        count, ids = shards
         return (guild_id >> 22) % count in ids
 
     async def play_turn_by_ai(

@@ -27,6 +27,10 @@ from .models import ChoiceRecord, GuildSettings, MessageRecord, Reminder, SeatRe
 
 T = TypeVar("T")
 
+Shards = tuple[int, tuple[int, ...]]
+"""Discord's shards one bot process runs: (shard count, this process's shard ids). A guild is
+in shard ``(guild_id >> 22) % count``."""
+
 GAME_COLUMNS = frozenset(
     {
         "thread_id",
@@ -348,10 +352,10 @@ class Tx(Protocol):
 
     async def due_reminders(self, now: datetime, limit: int) -> list[Reminder]: ...
     async def claim_reminders(
-        self, now: datetime, owner: str, until: datetime, limit: int
+        self, now: datetime, owner: str, until: datetime, limit: int, shards: Shards | None
     ) -> list[Reminder]:
-        """Claim due reminders nobody holds (or whose lease ran out), skipping rows another
-        transaction is claiming."""
+        """Claim due reminders nobody holds (or whose lease ran out), of the games in
+        ``shards`` (all if None), skipping rows another transaction is claiming."""
 
     async def release_reminder(self, reminder_id: int, owner: str) -> bool: ...
     async def mark_reminder_sent(

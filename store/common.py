@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import GameSetup
 
-from .backend import ActiveGame, GameRow, ReminderFacts, Shows
+from .backend import ActiveGame, GameRow, ReminderFacts, Shards, Shows
 from .errors import GameBroken, GameNotActive, GameNotFound, LobbyError
 from .models import GameRecord, GuildSettings, SeatRecord, UserSettings
 
@@ -178,6 +178,16 @@ _REMINDER_FACTS_COLUMNS = ", ".join(
     + ["gs.guild_id"]
     + ["gs." + c for c in _GUILD_SETTINGS.split(", ")]
 )
+
+
+def in_shards_sql(shards: Shards | None, guild_id: str = "g.guild_id") -> str:
+    """`` AND`` a condition true for the games of ``shards`` (nothing: every game). Written
+    with the numbers themselves, checked to be ints: both dialects read it alike."""
+    if shards is None:
+        return ""
+    count, ids = shards
+    listed = ", ".join(str(int(i)) for i in ids) or "NULL"
+    return f" AND ({guild_id} >> 22) % {int(count)} IN ({listed})"
 
 
 def reminder_facts_sql(turn_index: str, game_id: str) -> str:

@@ -33,6 +33,7 @@ from .backend import (
     MoveWrite,
     ReminderFacts,
     SettingsDump,
+    Shards,
     Shows,
     SnapshotRow,
     UndoWrite,
@@ -48,6 +49,7 @@ from .common import (
     _user_settings,
     _user_values,
     active_game,
+    in_shards_sql,
     open_only,
     reminder_facts_sql,
 )
@@ -630,13 +632,14 @@ class PostgresTx:
         return [_reminder(r) for r in rows]
 
     async def claim_reminders(
-        self, now: datetime, owner: str, until: datetime, limit: int
+        self, now: datetime, owner: str, until: datetime, limit: int, shards: Shards | None
     ) -> list[Reminder]:
         # SKIP LOCKED: rows another claimer is taking right now are left to it; a row it took
         # and committed meanwhile no longer passes the WHERE (rechecked on the newest version).
         rows = await self._c.fetch(
             f"UPDATE reminders SET claimed_by = $3, claimed_until = $4 WHERE id IN"
-            f" (SELECT r.id{self._DUE} ORDER BY r.due_at, r.id LIMIT $2 FOR UPDATE OF r SKIP LOCKED)"
+            f" (SELECT r.id{self._DUE}{in_shards_sql(shards)}"
+            f" ORDER BY r.due_at, r.id LIMIT $2 FOR UPDATE OF r SKIP LOCKED)"
             f" RETURNING {_REM_COLS}",
             now,
             limit,

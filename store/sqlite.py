@@ -64,6 +64,7 @@ from .backend import (
     MoveWrite,
     ReminderFacts,
     SettingsDump,
+    Shards,
     Shows,
     SnapshotRow,
     UndoWrite,
@@ -80,6 +81,7 @@ from .common import (
     _user_settings,
     _user_values,
     active_game,
+    in_shards_sql,
     open_only,
     reminder_facts_sql,
 )
@@ -1050,17 +1052,21 @@ class SQLiteTx:
         " AND (r.claimed_until IS NULL OR r.claimed_until <= ?)"
     )
 
-    async def due_reminders(self, now: datetime, limit: int) -> list[Reminder]:
+    async def due_reminders(
+        self, now: datetime, limit: int, shards: Shards | None = None
+    ) -> list[Reminder]:
         ts = to_db(now)
         rows = await self._all(
-            f"SELECT {_R_REM_COLS}{self._DUE} ORDER BY r.due_at, r.id LIMIT ?", (ts, ts, limit)
+            f"SELECT {_R_REM_COLS}{self._DUE}{in_shards_sql(shards)}"
+            " ORDER BY r.due_at, r.id LIMIT ?",
+            (ts, ts, limit),
         )
         return [_reminder(r) for r in rows]
 
     async def claim_reminders(
-        self, now: datetime, owner: str, until: datetime, limit: int
+        self, now: datetime, owner: str, until: datetime, limit: int, shards: Shards | None
     ) -> list[Reminder]:
-        due = await self.due_reminders(now, limit)
+        due = await self.due_reminders(now, limit, shards)
         await self._run_many(
             "UPDATE reminders SET claimed_by = ?, claimed_until = ? WHERE id = ?",
             [(owner, to_db(until), r.id) for r in due],

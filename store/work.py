@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .backend import AiClaim, GameRow, Tx
+from .backend import AiClaim, GameRow, Shards, Tx
 from .base import StoreBase
 from .common import found
 from .errors import StoreError
@@ -78,16 +78,24 @@ class WorkMixin(StoreBase):
         owner: str,
         lease: timedelta = REMINDER_LEASE,
         limit: int = 100,
+        *,
+        shards: Shards | None = None,
     ) -> list[Reminder]:
         """Claim the reminders ``due_reminders`` would list, for ``owner`` (a name unique to
         the process) until ``now + lease``: no other claimer gets them meanwhile. Then send
         each and ``mark_reminder_sent(id, owner=owner)``, or ``release_reminder`` to give it
-        back. If the owner dies, its claims run out and another process claims them."""
+        back. If the owner dies, its claims run out and another process claims them.
+
+        With ``shards`` (a process that runs some of Discord's shards), only the reminders of
+        games in those shards: the process of another shard never takes them, whatever its
+        clock says of their leases."""
         at = self._at(now)
         until = at + lease
+        if shards is not None:
+            shards = (int(shards[0]), tuple(int(i) for i in shards[1]))
 
         async def claim(tx: Tx) -> list[Reminder]:
-            return await tx.claim_reminders(at, owner, until, limit)
+            return await tx.claim_reminders(at, owner, until, limit, shards)
 
         return await self._db.write(claim)
 

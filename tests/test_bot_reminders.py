@@ -152,3 +152,25 @@ async def test_a_player_who_left_gets_no_reminders(table: Any) -> None:
     assert len(notes) == 1 and "/ada cancel" in notes[0]
     await wait(table.env, 14 * HOUR)
     assert len([m for m in table.thread(game).history() if "has left" in (m.content or "")]) == 1
+
+
+async def test_a_shard_process_leaves_another_shards_reminders_alone(make_bot: Any) -> None:
+    """A process running shards 2 and 3 of 4 never claims the reminder of a game in shard 0,
+    even when by its own clock another process's claim on it ran out (clocks of machines differ;
+    the two-process shard test once saw such a reminder taken mid-send and DM'd twice)."""
+    import simcord
+
+    from store.testing import started_game
+
+    async with simcord.run(make_bot(shard_count=4, shard_ids=[2, 3])) as env:
+        store, games = env.bot.ada.store, env.bot.ada.games
+        game, _ = await started_game(store, guild_id=(0 << 22) + 5)  # shard 0: another's
+        now = games.now()
+        rem = await store.schedule_reminder(game, 1000, now, 0, now=now)
+        assert [
+            r.id for r in await store.claim_due_reminders(now, "other", shards=(4, (0, 1)))
+        ] == [rem.id]
+        await wait(env, 2 * HOUR)  # reminder rounds run; the other's lease ran out long ago
+        assert await env.bot.get_cog("Reminders").send_due_reminders() == 0
+        assert await store.release_reminder(rem.id, "other")  # still the other's claim
+        await env.bot.close()

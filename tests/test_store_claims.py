@@ -102,6 +102,29 @@ class TestReminderClaims:
         await store.apply_choice(gid, 0, seat, choice)  # the turn moved on: moot
         assert await store.claim_due_reminders(T0 + timedelta(days=1), "A", LEASE) == []
 
+    async def test_a_process_claims_only_its_own_shards_reminders(self, two):
+        """Two processes run shards {0, 1} and {2, 3} of 4: each claims only the reminders of its
+        own shards' games, so another process's clock, however far ahead, never takes a claim
+        that is being sent (the two-process shard test once saw a reminder DM'd twice: the other
+        process, its clock ahead, took the claim while it was sent, then gave it back)."""
+        a, b = two
+        games = {}
+        for shard in range(4):  # a guild in each shard: Discord's rule is (guild_id >> 22) % 4
+            games[shard], _ = await started_game(
+                a, seed=shard, guild_id=(shard << 22) + 5, channel_id=shard, first_user=1000
+            )
+            await a.schedule_reminder(games[shard], 1000, T0, 0, now=T0)
+        mine = await a.claim_due_reminders(T0, "A", LEASE, shards=(4, (0, 1)))
+        assert sorted(r.game_id for r in mine) == [games[0], games[1]]
+        # B's clock a day ahead: A's claims look run out to B, yet they are not B's to take
+        later = T0 + timedelta(days=1)
+        theirs = await b.claim_due_reminders(later, "B", LEASE, shards=(4, (2, 3)))
+        assert sorted(r.game_id for r in theirs) == [games[2], games[3]]
+        for r in mine:
+            assert await a.mark_reminder_sent(r.id, now=T0, owner="A")  # A's claims held
+        # without shards (one process, or an old caller): every due reminder, as before
+        assert await b.claim_due_reminders(later + LEASE, "B", LEASE) != []
+
 
 class TestAiTurnClaims:
     async def test_racing_claimers_get_each_turn_once(self, two):
