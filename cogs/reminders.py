@@ -75,9 +75,6 @@ class RemindersCog(AdaCog, name="Reminders"):
         for rem in await self.store.claim_due_reminders(now, owner, shards=self.games.shards):
             try:
                 rec = await self.store.get_game(rem.game_id)
-                if not self.games.owns(rec.guild_id):
-                    await self.store.release_reminder(rem.id, owner)  # its shard's process sends it
-                    continue
                 try:  # a game that cannot be played now is set aside (and announced), not nagged
                     await self.store.load_state(rem.game_id)
                 except (GameBroken, EditionMissing):

@@ -244,9 +244,7 @@ class GameState:
     @classmethod
     def _of_own_dict(cls, d: dict[str, Any], edition: Edition | None) -> GameState:
         """The state of a JSON-pure dict that nothing else holds (its lists become the state's)."""
-        kwargs = {
-            f.name: d[f.name] for f in fields(cls) if f.name in d and f.name not in NOT_SERIALISED
-        }
+        kwargs = {name: d[name] for name in _SERIALISED_FIELDS if name in d}
         kwargs["setup"] = GameSetup.from_dict(d["setup"])
         kwargs["players"] = [PlayerState(**p) for p in d["players"]]
         if edition is None:

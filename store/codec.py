@@ -3,8 +3,9 @@
 ``GameState.to_json()`` dumps a state with the standard library's json, and
 ``GameState.from_json()`` parses the text into a state (the engine's general way, for any
 caller). The store only needs the text of a state it will not touch again, and a state from
-text it just parsed, so it dumps and builds directly. It writes the text with orjson (``json_text``: about a tenth of the standard library's time for a 20 KB
-state, which was a third of a move's CPU) and escapes what orjson leaves unescaped, so the text
+text it just parsed, so it dumps and builds directly. It writes the text with orjson
+(``json_text``: about a tenth of the standard library's time for a 20 KB state, which was a
+third of a move's CPU) and escapes what orjson leaves unescaped, so the text
 is the standard library's to the byte. The result must be byte-for-byte the engine's own: the
 first ``SELF_CHECKS`` calls of the process compare with the engine and, at the first
 difference, the store goes back to the engine's functions for good (and says so in the log).

@@ -180,14 +180,14 @@ _REMINDER_FACTS_COLUMNS = ", ".join(
 )
 
 
-def in_shards_sql(shards: Shards | None, guild_id: str = "g.guild_id") -> str:
-    """`` AND`` a condition true for the games of ``shards`` (nothing: every game). Written
-    with the numbers themselves, checked to be ints: both dialects read it alike."""
+def in_shards_sql(shards: Shards | None) -> str:
+    """`` AND`` a condition true for the games (``g``) of ``shards`` (nothing: every game).
+    Written with the numbers themselves, checked to be ints: both dialects read it alike."""
     if shards is None:
         return ""
     count, ids = shards
     listed = ", ".join(str(int(i)) for i in ids) or "NULL"
-    return f" AND ({guild_id} >> 22) % {int(count)} IN ({listed})"
+    return f" AND (g.guild_id >> 22) % {int(count)} IN ({listed})"
 
 
 def reminder_facts_sql(turn_index: str, game_id: str) -> str:

@@ -91,8 +91,6 @@ class WorkMixin(StoreBase):
         clock says of their leases."""
         at = self._at(now)
         until = at + lease
-        if shards is not None:
-            shards = (int(shards[0]), tuple(int(i) for i in shards[1]))
 
         async def claim(tx: Tx) -> list[Reminder]:
             return await tx.claim_reminders(at, owner, until, limit, shards)

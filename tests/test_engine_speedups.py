@@ -214,8 +214,10 @@ class TestLabelsOnce:
 
 
 def science_awards_directly(st: GameState) -> list[dict[str, int]]:
-    """The Science tokens dealt at the end (rules versions 2 and 3), read from the rulebook as
-    `engine.scoring.science_awards`'s docstring states it, on the state itself: room by room, a
+    """The Science tokens dealt at the end (rules versions 2 and 3), read from the rulebook
+    (Components: "16 Science Scoring tokens (4 in each Science)", a 2-point token over 1-point
+    ones; Science Scoring Tokens: "If there is a tie for most discs, all tied players gain a 1
+    Science Scoring token") as `engine.scoring.science_awards` states it: room by room, a
     sole majority takes the 2-point token (a 1-point token of it it held goes back), then the
     others with discs there, most discs first, ties in turn order, take a 1-point token each
     while the stack lasts (three, less those effects gave out); after a tie for most, the tied
@@ -226,7 +228,7 @@ def science_awards_directly(st: GameState) -> list[dict[str, int]]:
         if not discs:
             continue
         science = st.room_science[r]
-        ones = ED.science_token_stack.count(1)
+        ones = st.edition.science_token_stack.count(1)
         ones -= sum(1 for p in st.players if science in p.science_tokens)
         counts = {seat: discs.count(seat) for seat in discs}
         best = max(counts.values())
@@ -263,9 +265,10 @@ class TestScienceTokenDeal:
 
                 def check(st: GameState) -> None:
                     nonlocal tied
-                    assert scoring.science_awards(st) == science_awards_directly(st)
+                    dealt = science_awards_directly(st)
+                    assert scoring.science_awards(st) == dealt
                     for seat in range(len(st.players)):
-                        assert scoring.science_tokens(st, seat) == science_awards_directly(st)[seat]
+                        assert scoring.science_tokens(st, seat) == dealt[seat]
                     tied += any(_tie_for_most(room) for room in st.rooms)
 
                 random_game(players, seed, check, rules_version=version)
